@@ -1,11 +1,21 @@
 package dev.nvidb.cli;
 
-/** Entry point placeholder; replaced by the picocli root command. */
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/** Process entry point: runs the command line and exits with its code. */
 public final class Main {
+
     private Main() {
     }
 
     public static void main(String[] args) {
-        System.out.println("nvidb");
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        Context context = new Context(System.getenv(), out, err, System.console() != null);
+        int code = Cli.run(context, args);
+        out.flush();
+        err.flush();
+        System.exit(code);
     }
 }

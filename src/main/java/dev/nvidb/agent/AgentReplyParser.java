@@ -1,0 +1,128 @@
+package dev.nvidb.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nvidb.error.NodeException;
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.GpuSource;
+import dev.nvidb.model.NodeInfo;
+import dev.nvidb.model.NodeSnapshot;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns the agent's reply (docs/agent-protocol.md) into a {@link NodeSnapshot}. A reply that
+ * is not the expected document is a {@link NodeException} naming the node and what was
+ * wrong, never a partial snapshot.
+ */
+public final class AgentReplyParser {
+
+    /** The newest reply schema this build understands. */
+    public static final int SCHEMA_VERSION = 1;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private AgentReplyParser() {
+    }
+
+    /** Parses one probe's standard output, choosing the JSON or the nvidia-smi CSV reader. */
+    public static NodeSnapshot parse(String node, byte[] stdout, byte[] stderr) {
+        String text = new String(stdout, StandardCharsets.UTF_8);
+        if (text.startsWith(AgentScript.SMI_MARKER)) {
+            return SmiCsvParser.parse(node, text);
+        }
+        return parseJson(node, text, new String(stderr, StandardCharsets.UTF_8));
+    }
+
+    /** Parses one JSON reply document (one line in serve mode). */
+    public static NodeSnapshot parseJson(String node, String text, String stderr) {
+        JsonNode root;
+        try {
+            root = text.isBlank() ? null : MAPPER.readTree(text);
+        } catch (IOException e) {
+            root = null;
+        }
+        if (root == null || !root.isObject()) {
+            throw new NodeException(node + ": the node agent gave no readable answer" + describe(stderr),
+                    "run with --verbose, or check that python3 works on the node");
+        }
+        int version = root.path("schema_version").asInt(-1);
+        if (version < 1 || version > SCHEMA_VERSION) {
+            throw new NodeException(node + ": the node agent answered with schema version " + version
+                    + ", this nvidb understands up to " + SCHEMA_VERSION);
+        }
+        List<GpuSnapshot> gpus = new ArrayList<>();
+        for (JsonNode gpu : root.path("gpus")) {
+            gpus.add(gpu(gpu));
+        }
+        return new NodeSnapshot(source(root.path("source").asText("none")), text(root, "error"),
+                info(root.path("node")), text(root, "driver_version"), text(root, "cuda_version"), gpus);
+    }
+
+    private static String describe(String stderr) {
+        String trimmed = stderr.strip();
+        if (trimmed.isEmpty()) {
+            return "";
+        }
+        String[] lines = trimmed.split("\n");
+        return ": " + lines[lines.length - 1].strip();
+    }
+
+    private static GpuSource source(String value) {
+        return switch (value) {
+            case "nvml" -> GpuSource.NVML;
+            case "nvidia-smi" -> GpuSource.NVIDIA_SMI;
+            default -> GpuSource.NONE;
+        };
+    }
+
+    private static NodeInfo info(JsonNode node) {
+        if (!node.isObject()) {
+            return NodeInfo.unknown();
+        }
+        List<Double> load = null;
+        if (node.path("load").isArray()) {
+            load = new ArrayList<>();
+            for (JsonNode value : node.path("load")) {
+                load.add(value.asDouble());
+            }
+        }
+        return new NodeInfo(text(node, "hostname"), text(node, "boot_id"), decimal(node, "time"), load,
+                integer(node, "cpu_count"), text(node, "disk_path"), whole(node, "disk_free_mb"), text(node, "python"));
+    }
+
+    private static GpuSnapshot gpu(JsonNode gpu) {
+        List<GpuProcess> processes = new ArrayList<>();
+        for (JsonNode process : gpu.path("processes")) {
+            processes.add(new GpuProcess(process.path("pid").asLong(), process.path("type").asText("compute"),
+                    whole(process, "mem_mb"), text(process, "user"), text(process, "name"), text(process, "command")));
+        }
+        return new GpuSnapshot(gpu.path("index").asInt(), text(gpu, "uuid"), text(gpu, "pci_bus_id"), text(gpu, "name"),
+                whole(gpu, "mem_total_mb"), whole(gpu, "mem_used_mb"), whole(gpu, "mem_free_mb"),
+                integer(gpu, "util_percent"), integer(gpu, "mem_util_percent"), integer(gpu, "temperature_c"),
+                decimal(gpu, "power_w"), decimal(gpu, "power_limit_w"), text(gpu, "error"), processes);
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private static Long whole(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || !value.isNumber() ? null : value.asLong();
+    }
+
+    private static Integer integer(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || !value.isNumber() ? null : value.asInt();
+    }
+
+    private static Double decimal(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || !value.isNumber() ? null : value.asDouble();
+    }
+}

@@ -1,0 +1,119 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.error.NvidbException;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonError;
+import java.lang.reflect.Constructor;
+import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.IFactory;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Builds the picocli command tree and installs the one error handler and exit-code mapping:
+ * an {@link NvidbException} becomes {@code nvidb: message} plus a hint on stderr (or the JSON
+ * error envelope on stdout with {@code --json}); anything else is an internal error. A stack
+ * trace is printed only with {@code --verbose}.
+ */
+public final class Cli {
+
+    /** Exit code for a bug in nvidb itself (EX_SOFTWARE). */
+    public static final int EXIT_INTERNAL = 70;
+    /** Exit code after Ctrl-C. */
+    public static final int EXIT_INTERRUPTED = 130;
+
+    private Cli() {
+    }
+
+    /** Runs one command line in-process and returns its exit code. */
+    public static int run(Context context, String... args) {
+        CommandLine commandLine = create(context);
+        return commandLine.execute(args);
+    }
+
+    /** The configured command tree, for tests that inspect the parser (the skill test). */
+    public static CommandLine create(Context context) {
+        CommandLine commandLine = new CommandLine(NvidbCommand.class, new ContextFactory(context));
+        commandLine.setOut(context.out());
+        commandLine.setErr(context.err());
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        commandLine.setExecutionExceptionHandler((exception, cmd, parseResult) ->
+                handleFailure(context, exception, parseResult, wantsJson(parseResult), verbose(parseResult)));
+        commandLine.setParameterExceptionHandler((exception, args) -> handleUsage(context, exception, args));
+        return commandLine;
+    }
+
+    private static int handleFailure(Context context, Exception exception, ParseResult parseResult, boolean json,
+                                     boolean verbose) {
+        if (exception instanceof NvidbException failure) {
+            report(context, json, failure.type(), failure.getMessage(), failure.hint().orElse(null));
+            if (verbose) {
+                failure.printStackTrace(context.err());
+            }
+            return failure.exitCode();
+        }
+        if (exception instanceof InterruptedException) {
+            report(context, json, "interrupted", "interrupted", null);
+            return EXIT_INTERRUPTED;
+        }
+        report(context, json, "internal", "internal error: " + exception,
+                verbose ? null : "run again with --verbose for the stack trace, and please report it");
+        if (verbose) {
+            exception.printStackTrace(context.err());
+        }
+        return EXIT_INTERNAL;
+    }
+
+    private static int handleUsage(Context context, ParameterException exception, String[] args) {
+        boolean json = Arrays.stream(args).takeWhile(arg -> !arg.equals("--")).anyMatch("--json"::equals);
+        String command = exception.getCommandLine().getCommandSpec().qualifiedName();
+        report(context, json, "usage", exception.getMessage(), "see '" + command + " --help'");
+        return NvidbException.EXIT_USAGE;
+    }
+
+    /** Prints one failure: a line and an optional hint on stderr, plus the envelope on stdout for --json. */
+    static void report(Context context, boolean json, String type, String message, String hint) {
+        context.err().println("nvidb: " + message);
+        if (hint != null) {
+            context.err().println("  hint: " + hint);
+        }
+        if (json) {
+            context.out().println(Json.write(JsonError.of(type, message, hint)));
+        }
+        context.err().flush();
+        context.out().flush();
+    }
+
+    private static boolean wantsJson(ParseResult parseResult) {
+        return matched(parseResult, "--json");
+    }
+
+    private static boolean verbose(ParseResult parseResult) {
+        return matched(parseResult, "--verbose");
+    }
+
+    private static boolean matched(ParseResult parseResult, String option) {
+        for (ParseResult level = parseResult; level != null; level = level.subcommand()) {
+            if (level.hasMatchedOption(option)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Creates command objects, handing the {@link Context} to those that take one. */
+    private record ContextFactory(Context context) implements IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            for (Constructor<?> constructor : type.getDeclaredConstructors()) {
+                Class<?>[] parameters = constructor.getParameterTypes();
+                if (parameters.length == 1 && parameters[0] == Context.class) {
+                    constructor.setAccessible(true);
+                    return type.cast(constructor.newInstance(context));
+                }
+            }
+            return CommandLine.defaultFactory().create(type);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.model.ProbeResult;
+import dev.nvidb.node.Node;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonMonitor;
+import dev.nvidb.output.MonitorText;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The root command: the GPU monitor. {@code nvidb --once} prints this machine's GPUs,
+ * {@code nvidb --once --remote} every configured server's too, probed in parallel.
+ */
+@Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "GPU monitor and daemonless GPU job queue over SSH.",
+        subcommands = {WarmupCommand.class})
+final class NvidbCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    JsonOption output;
+
+    @Option(names = "--once", description = "Print GPU status once and exit.")
+    boolean once;
+
+    @Option(names = "--remote", negatable = true,
+            description = "Include the servers in config.yml (default: basic.remote; --no-remote for this machine only).")
+    Boolean remote;
+
+    NvidbCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        if (!once) {
+            context.err().println("nvidb: the interactive monitor is not built yet; use 'nvidb --once'");
+            return 2;
+        }
+        try (Wiring wiring = new Wiring(context)) {
+            NvidbConfig config = wiring.config();
+            boolean withServers = remote != null ? remote : config.basic().remote();
+            List<Node> nodes = withServers
+                    ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
+                    : List.of(wiring.nodes().local(null));
+            List<ProbeResult> results = wiring.prober().probeAll(nodes);
+            if (output.json) {
+                context.out().println(Json.write(JsonMonitor.of(results)));
+            } else {
+                context.out().print(MonitorText.render(results, Terminal.width(context)));
+            }
+            context.out().flush();
+            return results.stream().allMatch(result -> result.snapshot() != null && !result.degraded()) ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.nvidb.output;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * The one JSON writer of the command edge. Field names are snake_case, nulls are written
+ * (null is not zero), and every document carries {@code schema_version} at its top level.
+ */
+public final class Json {
+
+    /** Version of every document nvidb prints; bumped only for incompatible changes. */
+    public static final int SCHEMA_VERSION = 1;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private Json() {
+    }
+
+    /** Renders a view record as an indented JSON document (no trailing newline). */
+    public static String write(Object view) {
+        try {
+            return MAPPER.writeValueAsString(view);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render " + view.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+}

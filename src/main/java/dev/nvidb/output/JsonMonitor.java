@@ -1,0 +1,52 @@
+package dev.nvidb.output;
+
+import dev.nvidb.model.NodeInfo;
+import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.model.ProbeResult;
+import java.util.List;
+
+/** {@code nvidb --once --json}: every probed node with its GPUs, or its error in its place. */
+public record JsonMonitor(int schemaVersion, boolean ok, List<JsonMonitorNode> nodes) {
+
+    /**
+     * One node. {@code status} is "up" (answered with GPU data), "no_gpu" (answered, but has
+     * no usable NVIDIA driver; {@code error} says why) or "down" (did not answer).
+     */
+    public record JsonMonitorNode(
+            String node,
+            String address,
+            String status,
+            String error,
+            String source,
+            String hostname,
+            String bootId,
+            List<Double> load,
+            Integer cpuCount,
+            Long diskFreeMb,
+            String driverVersion,
+            String cudaVersion,
+            long probeMs,
+            List<JsonGpu> gpus) {
+    }
+
+    public static JsonMonitor of(List<ProbeResult> results) {
+        List<JsonMonitorNode> nodes = results.stream().map(JsonMonitor::node).toList();
+        boolean ok = results.stream().allMatch(result -> result.snapshot() != null && !result.degraded());
+        return new JsonMonitor(Json.SCHEMA_VERSION, ok, nodes);
+    }
+
+    private static JsonMonitorNode node(ProbeResult result) {
+        long millis = result.elapsed().toMillis();
+        NodeSnapshot snapshot = result.snapshot();
+        if (snapshot == null) {
+            return new JsonMonitorNode(result.node(), result.address(), "down", result.failure(), null, null, null,
+                    null, null, null, null, null, millis, List.of());
+        }
+        NodeInfo info = snapshot.info();
+        String status = result.degraded() ? "no_gpu" : "up";
+        return new JsonMonitorNode(result.node(), result.address(), status, snapshot.error(),
+                snapshot.source().name().toLowerCase().replace('_', '-'), info.hostname(), info.bootId(), info.load(),
+                info.cpuCount(), info.diskFreeMb(), snapshot.driverVersion(), snapshot.cudaVersion(), millis,
+                snapshot.gpus().stream().map(gpu -> JsonGpu.monitored(result.node(), gpu)).toList());
+    }
+}

@@ -1,0 +1,86 @@
+package dev.nvidb.output;
+
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.model.ProbeResult;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The plain-text report of {@code nvidb --once}: per node a status line, a GPU table and the
+ * processes on each GPU. A node that failed shows its error in its place. Pure: results in,
+ * text out.
+ */
+public final class MonitorText {
+
+    private static final String GPU_HEADER = String.format(Locale.ROOT, "  %-3s %-26s %5s  %-17s %4s  %5s  %5s",
+            "GPU", "NAME", "UTIL", "MEMORY", "MEM%", "TEMP", "POWER");
+
+    private MonitorText() {
+    }
+
+    /** Renders every node, in order, for a terminal {@code width} columns wide. */
+    public static String render(List<ProbeResult> results, int width) {
+        StringBuilder out = new StringBuilder();
+        for (ProbeResult result : results) {
+            node(out, result, width);
+        }
+        return out.toString();
+    }
+
+    private static void node(StringBuilder out, ProbeResult result, int width) {
+        NodeSnapshot snapshot = result.snapshot();
+        if (snapshot == null) {
+            out.append(result.node()).append("  DOWN  ").append(result.failure()).append('\n');
+            return;
+        }
+        if (result.degraded()) {
+            out.append(result.node()).append("  NO GPU  ").append(snapshot.error()).append('\n');
+            return;
+        }
+        out.append(result.node()).append("  up  ").append(result.address());
+        String host = snapshot.info().hostname();
+        if (host != null && !host.equals(result.node())) {
+            out.append(" (").append(host).append(')');
+        }
+        out.append("  ").append(snapshot.gpus().size()).append(snapshot.gpus().size() == 1 ? " GPU" : " GPUs");
+        if (snapshot.driverVersion() != null) {
+            out.append("  driver ").append(snapshot.driverVersion());
+        }
+        List<Double> load = snapshot.info().load();
+        if (load != null && !load.isEmpty()) {
+            out.append(String.format(Locale.ROOT, "  load %.2f", load.get(0)));
+        }
+        out.append("  via ").append(snapshot.source().name().toLowerCase(Locale.ROOT).replace('_', '-')).append('\n');
+        if (snapshot.error() != null) {
+            out.append("  note: ").append(snapshot.error()).append('\n');
+        }
+        if (!snapshot.gpus().isEmpty()) {
+            out.append(GPU_HEADER).append('\n');
+        }
+        for (GpuSnapshot gpu : snapshot.gpus()) {
+            gpu(out, gpu, width);
+        }
+    }
+
+    private static void gpu(StringBuilder out, GpuSnapshot gpu, int width) {
+        String name = Units.fit(gpu.name(), 26);
+        if (gpu.error() != null) {
+            out.append(String.format(Locale.ROOT, "  %-3d %-26s error: %s%n", gpu.index(), name, gpu.error()));
+            return;
+        }
+        String memory = Units.mebibytes(gpu.memUsedMb()) + " / " + Units.mebibytes(gpu.memTotalMb());
+        String power = gpu.powerW() == null ? "-" : Math.round(gpu.powerW()) + "W";
+        String temperature = gpu.temperatureC() == null ? "-" : gpu.temperatureC() + "C";
+        out.append(String.format(Locale.ROOT, "  %-3d %-26s %5s  %-17s %4s  %5s  %5s%n", gpu.index(), name,
+                Units.percent(gpu.utilPercent()), memory, Units.percent(gpu.memUsedPercent()), temperature, power));
+        for (GpuProcess process : gpu.processes()) {
+            String memoryHeld = process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb());
+            String line = String.format(Locale.ROOT, "      %-8d %-10s %7s  %s", process.pid(),
+                    Units.fit(process.user() == null ? "?" : process.user(), 10), memoryHeld,
+                    process.command() != null ? process.command() : process.name() != null ? process.name() : "?");
+            out.append(Units.fit(line, Math.max(width, 40))).append('\n');
+        }
+    }
+}

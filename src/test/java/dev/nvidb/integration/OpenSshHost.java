@@ -1,0 +1,224 @@
+package dev.nvidb.integration;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real OpenSSH {@code sshd} from Debian, run by the test as a child with {@code -D} on its
+ * own loopback address, logging in as its own non-root user whose sessions see the fake NVML
+ * library and a private GPU state file. Needs root (to start sshd and create the users).
+ */
+final class OpenSshHost implements AutoCloseable {
+
+    /** Shared, world-readable place for what the login users must read. */
+    static final Path SHARED = Path.of("/var/tmp/nvidb-it");
+
+    private final String name;
+    private final String address;
+    private final String user;
+    private final Path dir;
+    private final Path config;
+    private final int port;
+    private Process sshd;
+
+    private OpenSshHost(String name, String address, String user, Path dir, Path config, int port) {
+        this.name = name;
+        this.address = address;
+        this.user = user;
+        this.dir = dir;
+        this.config = config;
+        this.port = port;
+    }
+
+    /**
+     * Starts a host. {@code withPython=false} gives its sessions a PATH without python3, so the
+     * probe must take the nvidia-smi fallback.
+     */
+    static OpenSshHost start(String name, String address, String user, Path workDir, Path clientPublicKey,
+                             Path fakeNvmlDir, boolean withPython) throws IOException, InterruptedException {
+        Prerequisites.requireOpenSsh();
+        Path dir = Files.createDirectories(workDir.resolve("sshd-" + name));
+        Path home = ensureUser(user);
+        Path fake = shareFakeNvml(fakeNvmlDir);
+        Path keys = Files.createDirectories(SHARED.resolve("keys"));
+        Files.copy(clientPublicKey, keys.resolve(user), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        world(keys.resolve(user));
+        Path state = SHARED.resolve("state-" + user);
+        if (!Files.exists(state)) {
+            Files.writeString(state, "");
+        }
+        world(state);
+        run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", dir.resolve("host_key").toString());
+        String path = withPython ? fake.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin" : noPythonPath(fake);
+        int port = freePort(address);
+        Path config = dir.resolve("sshd_config");
+        Files.writeString(config, String.join("\n",
+                "ListenAddress " + address + ":" + port,
+                "HostKey " + dir.resolve("host_key"),
+                "PidFile " + dir.resolve("sshd.pid"),
+                "UsePAM no",
+                "StrictModes no",
+                "PasswordAuthentication no",
+                "KbdInteractiveAuthentication no",
+                "PubkeyAuthentication yes",
+                "AuthorizedKeysFile " + keys + "/%u",
+                "AllowUsers " + user,
+                "MaxStartups 200",
+                "MaxSessions 100",
+                "LogLevel ERROR",
+                "SetEnv LD_LIBRARY_PATH=" + fake.resolve("lib") + " NVIDB_FAKE_NVML_STATE=" + state + " PATH=" + path,
+                ""));
+        Files.createDirectories(Path.of("/run/sshd"));
+        OpenSshHost host = new OpenSshHost(name, address, user, dir, config, port);
+        host.startDaemon();
+        return host;
+    }
+
+    String name() {
+        return name;
+    }
+
+    String address() {
+        return address;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String username() {
+        return user;
+    }
+
+    Path home() {
+        return SHARED.resolve("home").resolve(user);
+    }
+
+    /** The fake NVML state file this host's sessions read. */
+    Path gpuStateFile() {
+        return SHARED.resolve("state-" + user);
+    }
+
+    /** The host's public key line ({@code ssh-ed25519 AAAA... name}). */
+    String hostPublicKey() throws IOException {
+        return Files.readString(dir.resolve("host_key.pub")).strip();
+    }
+
+    /** A known_hosts line for this host. */
+    String knownHostsLine() throws IOException {
+        String[] parts = hostPublicKey().split(" ");
+        return "[" + address + "]:" + port + " " + parts[0] + " " + parts[1];
+    }
+
+    void startDaemon() throws IOException, InterruptedException {
+        sshd = new ProcessBuilder("/usr/sbin/sshd", "-D", "-e", "-f", config.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("sshd.log").toFile())
+                .start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!sshd.isAlive()) {
+                throw new IOException("sshd for " + name + " exited: " + Files.readString(dir.resolve("sshd.log")));
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(address, port), 200);
+                return;
+            } catch (IOException notYet) {
+                sshd.waitFor(20, TimeUnit.MILLISECONDS);
+            }
+        }
+        throw new IOException("sshd for " + name + " did not start listening on " + address + ":" + port);
+    }
+
+    /** Stops the daemon: connections are refused afterwards. */
+    void stop() throws InterruptedException {
+        if (sshd != null) {
+            sshd.destroy();
+            sshd.waitFor(5, TimeUnit.SECONDS);
+            sshd.destroyForcibly();
+            sshd = null;
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+
+    private static Path ensureUser(String user) throws IOException, InterruptedException {
+        Path home = SHARED.resolve("home").resolve(user);
+        Files.createDirectories(home.getParent());
+        if (exitCode("id", "-u", user) != 0) {
+            run("useradd", "-M", "-d", home.toString(), "-s", "/bin/sh", user);
+        }
+        // With UsePAM off, sshd refuses a locked account ('!' in shadow); '*' means "no password".
+        run("usermod", "-p", "*", "-d", home.toString(), user);
+        Files.createDirectories(home);
+        run("chown", user + ":", home.toString());
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+        return home;
+    }
+
+    private static Path shareFakeNvml(Path fakeNvmlDir) throws IOException, InterruptedException {
+        Path target = SHARED.resolve("fake-nvml");
+        run("rm", "-rf", target.toString());
+        Files.createDirectories(SHARED);
+        world(SHARED);
+        run("cp", "-a", fakeNvmlDir.toString(), target.toString());
+        run("chmod", "-R", "a+rX", target.toString());
+        return target;
+    }
+
+    private static String noPythonPath(Path fake) throws IOException, InterruptedException {
+        Path bin = SHARED.resolve("nopython-bin");
+        run("rm", "-rf", bin.toString());
+        Files.createDirectories(bin);
+        for (String tool : List.of("sh", "cat", "uname", "echo", "id", "env", "ls", "mkdir", "rm", "mv", "sleep", "kill")) {
+            for (String prefix : List.of("/bin/", "/usr/bin/")) {
+                if (Files.isExecutable(Path.of(prefix + tool)) && !Files.exists(bin.resolve(tool))) {
+                    Files.createSymbolicLink(bin.resolve(tool), Path.of(prefix + tool));
+                }
+            }
+        }
+        Files.createSymbolicLink(bin.resolve("nvidia-smi"), fake.resolve("bin/nvidia-smi"));
+        world(bin);
+        return bin.toString();
+    }
+
+    private static int freePort(String address) throws IOException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(address, 0));
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void world(Path path) throws IOException {
+        Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(
+                Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
+    }
+
+    static void run(String... command) throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>(List.of(command));
+        Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IOException(String.join(" ", line) + " failed: " + output.strip());
+        }
+    }
+
+    static int exitCode(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return process.waitFor();
+    }
+}

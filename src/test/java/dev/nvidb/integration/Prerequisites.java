@@ -1,0 +1,32 @@
+package dev.nvidb.integration;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * What the integration suite needs from the machine: root, Debian's sshd, ssh-keygen.
+ * Outside CI a missing piece skips the suite with the reason; in CI ({@code CI=true}) it
+ * fails, because .ci/run installs everything and a skip there would hide a missing feature.
+ */
+final class Prerequisites {
+
+    private Prerequisites() {
+    }
+
+    static void requireOpenSsh() {
+        require(Files.isExecutable(Path.of("/usr/sbin/sshd")), "OpenSSH server missing: apt-get install openssh-server");
+        require("root".equals(System.getProperty("user.name")),
+                "the OpenSSH suite starts sshd and creates test users, so it must run as root");
+    }
+
+    private static void require(boolean present, String why) {
+        if (present) {
+            return;
+        }
+        if ("true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException("CI prerequisite missing: " + why);
+        }
+        Assumptions.abort(why);
+    }
+}
