@@ -2,6 +2,7 @@ package dev.nvidb.output;
 
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
 import java.util.List;
@@ -52,7 +53,10 @@ public final class MonitorText {
         if (load != null && !load.isEmpty()) {
             out.append(String.format(Locale.ROOT, "  load %.2f", load.get(0)));
         }
-        out.append("  via ").append(snapshot.source().name().toLowerCase(Locale.ROOT).replace('_', '-')).append('\n');
+        if (snapshot.source() != GpuSource.NVML) {
+            out.append("  via ").append(snapshot.source().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        out.append('\n');
         if (snapshot.error() != null) {
             out.append("  note: ").append(snapshot.error()).append('\n');
         }
