@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.agent.AgentScript;
+import dev.nvidb.config.BasicConfig;
 import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
@@ -9,7 +10,14 @@ import dev.nvidb.error.SshException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
+import dev.nvidb.ssh.HostKeyPolicy;
+import dev.nvidb.ssh.PassphrasePrompt;
+import dev.nvidb.ssh.SshAuth;
+import dev.nvidb.ssh.SshSettings;
+import dev.nvidb.ssh.SshTarget;
+import java.io.Console;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Map;
 
 /**
@@ -47,6 +55,28 @@ final class Wiring implements AutoCloseable {
         Duration timeout = Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().authTimeout()
                 + loaded.basic().commandTimeout());
         return new Prober(AgentScript.bundled(), timeout, loaded.queue().jobRoot());
+    }
+
+    /** The SSH layer's settings: timeouts, host-key policy and files from basic:, prompts on a terminal. */
+    SshSettings sshSettings() {
+        BasicConfig basic = config().basic();
+        PassphrasePrompt prompt = context.terminal() ? Wiring::askConsole : PassphrasePrompt.none();
+        HostKeyPolicy policy = basic.hostKeyPolicy() == dev.nvidb.config.HostKeyPolicy.ACCEPT_NEW
+                ? HostKeyPolicy.ACCEPT_NEW : HostKeyPolicy.STRICT;
+        return new SshSettings(Duration.ofSeconds(basic.connectTimeout()), Duration.ofSeconds(basic.authTimeout()),
+                Duration.ofSeconds(basic.commandTimeout()), policy, basic.sshConfig(), basic.knownHosts(),
+                home().userHome(), context.environment(), prompt);
+    }
+
+    /** What the SSH layer needs to know about a configured server. */
+    static SshTarget target(ServerConfig server) {
+        return new SshTarget(server.name(), server.hostname(), server.port(), server.username(),
+                SshAuth.valueOf(server.auth().name()), server.identityfile(), server.password(), server.proxyjump());
+    }
+
+    private static Optional<char[]> askConsole(String prompt) {
+        Console console = System.console();
+        return console == null ? Optional.empty() : Optional.ofNullable(console.readPassword("%s", prompt));
     }
 
     private NodeShell remoteShell(ServerConfig server) {
