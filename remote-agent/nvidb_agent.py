@@ -1,0 +1,496 @@
+# nvidb node agent: answers JSON requests about this node's GPUs (docs/agent-protocol.md).
+# Python 3.6+ standard library only: it is streamed to the node over SSH at every use and
+# run with exec(), so it must not rely on __file__, installed packages or newer syntax.
+# Stdout carries protocol replies only; diagnostics go to stderr.
+import ctypes
+import json
+import os
+import pwd
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+SCHEMA_VERSION = 1
+MIB = 1048576
+NOT_AVAILABLE = 0xFFFFFFFFFFFFFFFF  # NVML_VALUE_NOT_AVAILABLE for usedGpuMemory
+COMMAND_LIMIT = 512
+NVML_LIBRARIES = ("libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1")
+SMI_TIMEOUT_S = 20
+
+NVML_SUCCESS = 0
+NVML_ERROR_INSUFFICIENT_SIZE = 7
+# Errors that only mean "this field is not available here": the field becomes null and
+# the GPU stays healthy. Any other error marks the GPU as failed (its state is unknown).
+FIELD_ONLY_ERRORS = (3, 4, 6, 13)  # NOT_SUPPORTED, NO_PERMISSION, NOT_FOUND, FUNCTION_NOT_FOUND
+
+SMI_GPU_FIELDS = ("index,uuid,pci.bus_id,name,memory.total,memory.used,memory.free,"
+                  "utilization.gpu,utilization.memory,temperature.gpu,power.draw,"
+                  "power.limit,driver_version")
+SMI_APP_FIELDS = "gpu_uuid,pid,process_name,used_memory"
+
+
+class NvmlError(Exception):
+    def __init__(self, code, message):
+        Exception.__init__(self, message)
+        self.code = code
+
+
+class Memory(ctypes.Structure):
+    _fields_ = [("total", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong),
+                ("used", ctypes.c_ulonglong)]
+
+
+class MemoryV2(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("total", ctypes.c_ulonglong),
+                ("reserved", ctypes.c_ulonglong), ("free", ctypes.c_ulonglong),
+                ("used", ctypes.c_ulonglong)]
+
+
+MEMORY_V2_VERSION = ctypes.sizeof(MemoryV2) | (2 << 24)  # NVML_STRUCT_VERSION(Memory, 2)
+
+
+class Utilization(ctypes.Structure):
+    _fields_ = [("gpu", ctypes.c_uint), ("memory", ctypes.c_uint)]
+
+
+class PciInfo(ctypes.Structure):
+    _fields_ = [("busIdLegacy", ctypes.c_char * 16), ("domain", ctypes.c_uint),
+                ("bus", ctypes.c_uint), ("device", ctypes.c_uint),
+                ("pciDeviceId", ctypes.c_uint), ("pciSubSystemId", ctypes.c_uint),
+                ("busId", ctypes.c_char * 32)]
+
+
+class Nvml(object):
+    """A loaded and initialised NVML; device handles are cached across requests."""
+
+    def __init__(self, lib):
+        self.lib = lib
+        self.handles = {}
+        error_string = self.symbol("nvmlErrorString")
+        if error_string is not None:
+            error_string.restype = ctypes.c_char_p
+        self.error_string = error_string
+
+    def symbol(self, name):
+        # A symbol the driver lacks is skipped, never fatal (older drivers, WSL).
+        try:
+            return getattr(self.lib, name)
+        except AttributeError:
+            return None
+
+    def message(self, code):
+        if self.error_string is not None:
+            text = self.error_string(code)
+            if text:
+                return text.decode("utf-8", "replace")
+        return "NVML error %d" % code
+
+    def call(self, name, *args):
+        """Calls the first of the names (a tuple means fallbacks) that the driver has;
+        returns False when none exists, raises NvmlError on failure."""
+        for candidate in (name if isinstance(name, tuple) else (name,)):
+            function = self.symbol(candidate)
+            if function is None:
+                continue
+            code = function(*args)
+            if code != NVML_SUCCESS:
+                raise NvmlError(code, self.message(code))
+            return True
+        return False
+
+    def string(self, name, *args):
+        buffer = ctypes.create_string_buffer(96)
+        if not self.call(name, *(args + (buffer, ctypes.c_uint(96)))):
+            return None
+        return buffer.value.decode("utf-8", "replace")
+
+    def uint(self, name, *args):
+        value = ctypes.c_uint()
+        if not self.call(name, *(args + (ctypes.byref(value),))):
+            return None
+        return value.value
+
+    def handle(self, index):
+        if index not in self.handles:
+            handle = ctypes.c_void_p()
+            self.call(("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"),
+                      ctypes.c_uint(index), ctypes.byref(handle))
+            self.handles[index] = handle
+        return self.handles[index]
+
+
+def load_nvml():
+    """Returns (Nvml or None, error message or None)."""
+    errors = []
+    lib = None
+    for path in NVML_LIBRARIES:
+        try:
+            lib = ctypes.CDLL(path)
+            break
+        except OSError as e:
+            errors.append(str(e))
+    if lib is None:
+        return None, "cannot load libnvidia-ml.so.1 (%s)" % "; ".join(errors[:1])
+    nvml = Nvml(lib)
+    try:
+        if not nvml.call(("nvmlInit_v2", "nvmlInit")):
+            return None, "NVML init failed: no nvmlInit in libnvidia-ml.so.1"
+    except NvmlError as e:
+        return None, "NVML init failed: %s" % e
+    return nvml, None
+
+
+def optional(function, *args):
+    """A field's value, or None when the driver lacks or does not support it."""
+    try:
+        return function(*args)
+    except NvmlError as e:
+        if e.code in FIELD_ONLY_ERRORS:
+            return None
+        raise
+
+
+def cuda_version(nvml):
+    value = ctypes.c_int()
+    try:
+        if nvml.call(("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"),
+                     ctypes.byref(value)):
+            return "%d.%d" % (value.value // 1000, value.value % 1000 // 10)
+    except NvmlError:
+        pass
+    return None
+
+
+def memory(nvml, handle, gpu):
+    v2 = MemoryV2(version=MEMORY_V2_VERSION)
+    if optional(nvml.call, "nvmlDeviceGetMemoryInfo_v2", handle, ctypes.byref(v2)):
+        gpu["mem_reserved_mb"] = v2.reserved // MIB
+        total, used, free = v2.total, v2.used, v2.free
+    else:
+        v1 = Memory()
+        if not optional(nvml.call, "nvmlDeviceGetMemoryInfo", handle, ctypes.byref(v1)):
+            return
+        total, used, free = v1.total, v1.used, v1.free
+    gpu["mem_total_mb"] = total // MIB
+    gpu["mem_used_mb"] = used // MIB
+    gpu["mem_free_mb"] = free // MIB
+
+
+SENTINEL = 0xA5
+
+
+def process_list(nvml, handle, kind):
+    """[(pid, used bytes or None)] from the newest process call the driver has, or None.
+
+    The _v3 entry stride differs between drivers: 24 bytes (nvml.h), or 32 bytes on some
+    R535 drivers that append usedGpuCcProtectedMemory. The buffer is pre-filled with a
+    sentinel byte and sized for 32-byte entries; a driver writing n entries of 24 bytes
+    leaves bytes [24n, 32n) untouched, one writing 32-byte entries overwrites them (its
+    last entry's tail). So any non-sentinel byte there means stride 32.
+    """
+    base = "nvmlDeviceGet%sRunningProcesses" % kind
+    for suffix, stride in (("_v3", None), ("_v2", 24), ("", 16)):
+        function = nvml.symbol(base + suffix)
+        if function is not None:
+            break
+    else:
+        return None
+    capacity = 32
+    for _ in range(5):  # processes may start between the sizing call and the next one
+        size = capacity * 32
+        buffer = ctypes.create_string_buffer(size)
+        ctypes.memset(buffer, SENTINEL, size)
+        count = ctypes.c_uint(capacity)
+        code = function(handle, ctypes.byref(count), buffer)
+        if code == NVML_ERROR_INSUFFICIENT_SIZE:
+            capacity = count.value + 16
+            continue
+        if code != NVML_SUCCESS:
+            raise NvmlError(code, nvml.message(code))
+        raw, n = buffer.raw, min(count.value, capacity)
+        if stride is None:
+            tail = raw[24 * n:32 * n]
+            stride = 32 if tail.count(SENTINEL) != len(tail) else 24
+        result = []
+        for i in range(n):
+            pid, used = struct.unpack_from("=I4xQ", raw, i * stride)
+            result.append((pid, None if used == NOT_AVAILABLE else used))
+        return result
+    raise NvmlError(NVML_ERROR_INSUFFICIENT_SIZE, "process list kept growing")
+
+
+def read_proc(pid, name, binary=False):
+    try:
+        with open("/proc/%d/%s" % (pid, name), "rb") as f:
+            data = f.read()
+    except (IOError, OSError):
+        return None
+    return data if binary else data.decode("utf-8", "replace").strip()
+
+
+def process_details(pid, nvml_name=None):
+    """Owner, name and command line of a process from /proc (None when gone)."""
+    user = None
+    try:
+        uid = os.stat("/proc/%d" % pid).st_uid
+        try:
+            user = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            user = str(uid)
+    except OSError:
+        pass
+    command = read_proc(pid, "cmdline", binary=True)
+    if command is not None:
+        command = command.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+        command = command[:COMMAND_LIMIT] or None
+    return {"user": user, "name": read_proc(pid, "comm") or nvml_name, "command": command}
+
+
+def nvml_process_name(nvml, pid):
+    try:
+        return nvml.string("nvmlSystemGetProcessName", ctypes.c_uint(pid))
+    except NvmlError:
+        return None
+
+
+def gpu_processes(nvml, handle):
+    found = {}
+    order = []
+    for kind in ("Compute", "Graphics"):
+        entries = optional(process_list, nvml, handle, kind) or []
+        for pid, used in entries:
+            if pid not in found:
+                order.append(pid)
+                found[pid] = {"pid": pid, "type": kind.lower(), "mem_b": used}
+            else:
+                entry = found[pid]
+                if kind.lower() not in entry["type"]:
+                    entry["type"] += "+" + kind.lower()
+                # Both lists report the process's whole use on this GPU: take it once.
+                if used is not None:
+                    entry["mem_b"] = max(entry["mem_b"] or 0, used)
+    processes = []
+    for pid in order:
+        entry = found.pop(pid)
+        used = entry.pop("mem_b")
+        entry["mem_mb"] = None if used is None else used // MIB
+        details = process_details(pid)
+        if details["name"] is None:
+            details["name"] = nvml_process_name(nvml, pid)
+        entry.update(details)
+        processes.append(entry)
+    return processes
+
+
+def empty_gpu(index):
+    gpu = {"index": index}
+    for key in ("uuid", "pci_bus_id", "name", "mem_total_mb", "mem_used_mb", "mem_free_mb",
+                "mem_reserved_mb", "util_percent", "mem_util_percent", "temperature_c",
+                "power_w", "power_limit_w", "error"):
+        gpu[key] = None
+    gpu["processes"] = []
+    return gpu
+
+
+def nvml_gpu(nvml, index):
+    gpu = empty_gpu(index)
+    try:
+        handle = nvml.handle(index)
+        gpu["uuid"] = optional(nvml.string, "nvmlDeviceGetUUID", handle)
+        gpu["name"] = optional(nvml.string, "nvmlDeviceGetName", handle)
+        pci = PciInfo()
+        if optional(nvml.call, ("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2"),
+                    handle, ctypes.byref(pci)):
+            gpu["pci_bus_id"] = pci.busId.decode("ascii", "replace")
+        memory(nvml, handle, gpu)
+        rates = Utilization()
+        if optional(nvml.call, "nvmlDeviceGetUtilizationRates", handle, ctypes.byref(rates)):
+            gpu["util_percent"], gpu["mem_util_percent"] = rates.gpu, rates.memory
+        gpu["temperature_c"] = optional(nvml.uint, "nvmlDeviceGetTemperature", handle,
+                                        ctypes.c_int(0))  # NVML_TEMPERATURE_GPU
+        power = optional(nvml.uint, "nvmlDeviceGetPowerUsage", handle)
+        gpu["power_w"] = None if power is None else power / 1000.0
+        limit = optional(nvml.uint, ("nvmlDeviceGetEnforcedPowerLimit",
+                                     "nvmlDeviceGetPowerManagementLimit"), handle)
+        gpu["power_limit_w"] = None if limit is None else limit / 1000.0
+        gpu["processes"] = gpu_processes(nvml, handle)
+    except NvmlError as e:
+        # A failed GPU keeps what was read before the error; the rest stays null.
+        gpu["error"] = str(e)
+    return gpu
+
+
+def nvml_reply(nvml, reply):
+    reply["source"] = "nvml"
+    reply["driver_version"] = optional(nvml.string, "nvmlSystemGetDriverVersion")
+    reply["nvml_version"] = optional(nvml.string, "nvmlSystemGetNVMLVersion")
+    reply["cuda_version"] = cuda_version(nvml)
+    count = ctypes.c_uint()
+    try:
+        nvml.call(("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"), ctypes.byref(count))
+    except NvmlError as e:
+        reply["error"] = "NVML device count failed: %s" % e
+        return
+    reply["gpus"] = [nvml_gpu(nvml, index) for index in range(count.value)]
+
+
+def smi_value(text, convert=None):
+    text = text.strip()
+    if not text or text.startswith("[") or text in ("N/A", "Not Supported"):
+        return None
+    if convert is None:
+        return text
+    try:
+        return convert(text)
+    except ValueError:
+        return None
+
+
+def run_smi(fields):
+    """Lines of one CSV query; raises RuntimeError with the tool's own words on failure."""
+    try:
+        result = subprocess.run(["nvidia-smi", fields, "--format=csv,noheader,nounits"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, timeout=SMI_TIMEOUT_S)
+    except OSError:
+        raise RuntimeError("nvidia-smi is not on PATH")
+    except subprocess.TimeoutExpired:
+        raise RuntimeError("nvidia-smi did not answer within %d s" % SMI_TIMEOUT_S)
+    output = result.stdout.decode("utf-8", "replace")
+    if result.returncode != 0:
+        words = (output.strip() or result.stderr.decode("utf-8", "replace").strip())
+        raise RuntimeError("nvidia-smi failed (exit %d): %s"
+                           % (result.returncode, " ".join(words.split())[:400]))
+    return [line for line in output.splitlines() if line.strip()]
+
+
+def smi_reply(reply):
+    gpus, by_uuid, notes = [], {}, []
+    for line in run_smi("--query-gpu=" + SMI_GPU_FIELDS):
+        parts = [part.strip() for part in line.split(", ")]
+        index = smi_value(parts[0], int)
+        if len(parts) != 13 or index is None:
+            notes.append("nvidia-smi: " + line.strip())  # e.g. a lost GPU's message
+            continue
+        gpu = empty_gpu(index)
+        gpu.update({
+            "uuid": smi_value(parts[1]), "pci_bus_id": smi_value(parts[2]),
+            "name": smi_value(parts[3]), "mem_total_mb": smi_value(parts[4], int),
+            "mem_used_mb": smi_value(parts[5], int), "mem_free_mb": smi_value(parts[6], int),
+            "util_percent": smi_value(parts[7], int),
+            "mem_util_percent": smi_value(parts[8], int),
+            "temperature_c": smi_value(parts[9], int), "power_w": smi_value(parts[10], float),
+            "power_limit_w": smi_value(parts[11], float)})
+        reply["driver_version"] = reply["driver_version"] or smi_value(parts[12])
+        gpus.append(gpu)
+        by_uuid[gpu["uuid"]] = gpu
+    for line in run_smi("--query-compute-apps=" + SMI_APP_FIELDS):
+        parts = line.split(", ")
+        pid = smi_value(parts[1], int) if len(parts) >= 4 else None
+        gpu = by_uuid.get(parts[0].strip())
+        if pid is None or gpu is None:
+            continue
+        mem = smi_value(parts[-1], int)
+        process = {"pid": pid, "type": "compute", "mem_mb": mem}
+        process.update(process_details(pid, smi_value(", ".join(parts[2:-1]))))
+        gpu["processes"].append(process)
+    reply["source"] = "nvidia-smi"
+    reply["gpus"] = gpus
+    return notes
+
+
+def disk(job_root):
+    path = os.path.abspath(os.path.expanduser(job_root))
+    probe = path
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)  # the nearest existing parent
+    try:
+        stat = os.statvfs(probe)
+        return path, stat.f_bavail * stat.f_frsize // MIB
+    except OSError:
+        return path, None
+
+
+def node_info(request):
+    boot_id = None
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot_id = f.read().strip() or None
+    except (IOError, OSError):
+        pass
+    try:
+        load = [round(value, 2) for value in os.getloadavg()]
+    except OSError:
+        load = None
+    path, free = disk(request.get("job_root") or "~/.nvidb/jobs")
+    return {"hostname": socket.gethostname(), "boot_id": boot_id, "time": time.time(),
+            "load": load, "cpu_count": os.cpu_count(), "disk_path": path,
+            "disk_free_mb": free, "python": "%d.%d.%d" % sys.version_info[:3]}
+
+
+class Agent(object):
+    """Answers requests; NVML is initialised once and kept for the agent's lifetime."""
+
+    def __init__(self):
+        self.nvml = None
+
+    def reply(self, request):
+        reply = {"schema_version": SCHEMA_VERSION, "source": "none", "error": None,
+                 "node": node_info(request), "driver_version": None, "nvml_version": None,
+                 "cuda_version": None, "gpus": []}
+        if self.nvml is None:
+            # Retried on every request while it fails: the driver may come back.
+            self.nvml, nvml_error = load_nvml()
+        if self.nvml is not None:
+            nvml_reply(self.nvml, reply)
+            return reply
+        try:
+            notes = smi_reply(reply)
+            reply["error"] = "; ".join([nvml_error] + notes)
+        except RuntimeError as e:
+            if nvml_error.startswith("cannot load"):
+                nvml_error = "NVIDIA driver not found: " + nvml_error
+                reply["error"] = "%s and %s" % (nvml_error, e)
+            else:
+                reply["error"] = "%s; %s" % (nvml_error, e)
+        return reply
+
+    def answer(self, line):
+        request = {}
+        if line.strip():
+            try:
+                request = json.loads(line)
+            except ValueError as e:
+                sys.stderr.write("nvidb agent: ignoring invalid request: %s\n" % e)
+            if not isinstance(request, dict):
+                request = {}
+        try:
+            reply = self.reply(request)
+        except Exception as e:  # the protocol must survive an agent bug
+            reply = {"schema_version": SCHEMA_VERSION, "source": "none", "node": None,
+                     "error": "agent internal error: %s: %s" % (type(e).__name__, e),
+                     "gpus": []}
+        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
+
+
+def main(argv):
+    stdin = sys.stdin.buffer  # the bootstrap already read the script from this buffer
+    agent = Agent()
+    if "--serve" in argv:
+        for line in iter(stdin.readline, b""):
+            agent.answer(line.decode("utf-8", "replace"))
+    else:
+        agent.answer(stdin.readline().decode("utf-8", "replace"))
+    if agent.nvml is not None:
+        try:
+            agent.nvml.call("nvmlShutdown")
+        except NvmlError:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

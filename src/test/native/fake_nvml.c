@@ -1,0 +1,351 @@
+/*
+ * A fake libnvidia-ml.so.1 for tests: the NVML calls the node agent makes, answered from
+ * the state file named by $NVIDB_FAKE_NVML_STATE (see README.md). Struct layouts and
+ * return codes follow the real nvml.h so that the agent's ctypes code runs unchanged.
+ *
+ * Build variants leave symbols out, as older drivers do:
+ *   -DFAKE_NO_MEMORY_V2   no nvmlDeviceGetMemoryInfo_v2
+ *   -DFAKE_NO_PROCESS_V3  no nvmlDevice{Compute,Graphics}RunningProcesses_v3
+ *   -DFAKE_NO_PROCESS_V2  no nvmlDevice{Compute,Graphics}RunningProcesses_v2
+ */
+#include "fake_state.h"
+
+typedef int nvmlReturn_t;
+typedef struct fake_device *nvmlDevice_t;
+
+enum {
+    NVML_SUCCESS = 0,
+    NVML_ERROR_UNINITIALIZED = 1,
+    NVML_ERROR_INVALID_ARGUMENT = 2,
+    NVML_ERROR_NOT_SUPPORTED = 3,
+    NVML_ERROR_NOT_FOUND = 6,
+    NVML_ERROR_INSUFFICIENT_SIZE = 7,
+    NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    NVML_ERROR_GPU_IS_LOST = 15,
+    NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
+    NVML_ERROR_UNKNOWN = 999
+};
+
+typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
+typedef struct {
+    unsigned int version;
+    unsigned long long total, reserved, free, used;
+} nvmlMemory_v2_t;
+#define nvmlMemory_v2 ((unsigned int)(sizeof(nvmlMemory_v2_t) | (2 << 24)))
+typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
+typedef struct {
+    char busIdLegacy[16];
+    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+    char busId[32];
+} nvmlPciInfo_t;
+/* The process entries are written by hand at a chosen stride; the layouts are:
+ *   v1 (16 bytes): unsigned int pid; unsigned long long usedGpuMemory;
+ *   v2/v3 (24):    ... + unsigned int gpuInstanceId, computeInstanceId;
+ *   R535 v3 (32):  ... + unsigned long long usedGpuCcProtectedMemory;  */
+typedef struct { unsigned int pid; unsigned long long usedGpuMemory; } nvmlProcessInfo_v1_t;
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId, computeInstanceId;
+} nvmlProcessInfo_v2_t;
+typedef struct {
+    unsigned int pid;
+    unsigned long long usedGpuMemory;
+    unsigned int gpuInstanceId, computeInstanceId;
+    unsigned long long usedGpuCcProtectedMemory;
+} fake_process_info_cc_t;
+_Static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "v1 stride");
+_Static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "v2 stride");
+_Static_assert(sizeof(fake_process_info_cc_t) == 32, "R535 v3 stride");
+_Static_assert(sizeof(nvmlPciInfo_t) == 68, "pci info size");
+
+#define MIB 1048576ULL
+#define VALUE_NOT_AVAILABLE (~0ULL)
+#define EXPORT __attribute__((visibility("default")))
+
+static fake_state S;
+static int init_count;
+/* Handles are addresses in this array, so they stay valid across state reloads. */
+static char handles[FAKE_MAX_GPUS];
+
+static nvmlReturn_t reload(void) {
+    int rc = fake_load(&S);
+    if (rc == FAKE_LOAD_MISSING) return NVML_ERROR_DRIVER_NOT_LOADED;
+    if (rc != FAKE_LOAD_OK) return NVML_ERROR_UNKNOWN;
+    fake_hang(&S);
+    return NVML_SUCCESS;
+}
+
+/* Every device query re-reads the state and fails with the GPU's scripted error. */
+static nvmlReturn_t gpu_of(nvmlDevice_t device, fake_gpu **out) {
+    long slot = (char *)device - handles;
+    nvmlReturn_t rc;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    if ((rc = reload()) != NVML_SUCCESS) return rc;
+    if (device == NULL || slot < 0 || slot >= FAKE_MAX_GPUS) return NVML_ERROR_INVALID_ARGUMENT;
+    if ((*out = fake_find_gpu(&S, (int)slot)) == NULL) return NVML_ERROR_GPU_IS_LOST;
+    return (*out)->error ? (*out)->error : NVML_SUCCESS;
+}
+
+static nvmlReturn_t copy_out(char *dst, unsigned int length, const char *src) {
+    if (dst == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (strlen(src) + 1 > length) return NVML_ERROR_INSUFFICIENT_SIZE;
+    strcpy(dst, src);
+    return NVML_SUCCESS;
+}
+
+static nvmlReturn_t metric(long long value, unsigned int *out) {
+    if (out == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (value < 0) return NVML_ERROR_NOT_SUPPORTED;
+    *out = (unsigned int)value;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlInit_v2(void) {
+    nvmlReturn_t rc = reload();
+    if (rc != NVML_SUCCESS) return rc;
+    if (S.init_error) return S.init_error;
+    init_count++;
+    return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlInit(void) { return nvmlInit_v2(); }
+EXPORT nvmlReturn_t nvmlInitWithFlags(unsigned int flags) { (void)flags; return nvmlInit_v2(); }
+
+EXPORT nvmlReturn_t nvmlShutdown(void) {
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    init_count--;
+    return NVML_SUCCESS;
+}
+
+EXPORT const char *nvmlErrorString(nvmlReturn_t rc) {
+    switch (rc) {
+    case 0: return "Success";
+    case 1: return "Uninitialized";
+    case 2: return "Invalid Argument";
+    case 3: return "Not Supported";
+    case 4: return "Insufficient Permissions";
+    case 6: return "Not Found";
+    case 7: return "Insufficient Size";
+    case 9: return "Driver Not Loaded";
+    case 10: return "Timeout";
+    case 12: return "NVML Shared Library Not Found";
+    case 15: return "GPU is lost";
+    case 16: return "GPU requires restart";
+    case 18: return "RM has detected an NVML/RM version mismatch.";
+    case 25: return "Argument version mismatch";
+    default: return "Unknown Error";
+    }
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    return copy_out(version, length, S.driver);
+}
+EXPORT nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length) {
+    return copy_out(version, length, S.nvml);
+}
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion(int *version) {
+    if (version == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *version = S.cuda;
+    return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlSystemGetCudaDriverVersion_v2(int *version) {
+    return nvmlSystemGetCudaDriverVersion(version);
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name, unsigned int length) {
+    int i;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    reload();
+    for (i = 0; i < S.nprocs; i++)
+        if (S.procs[i].pid == pid && S.procs[i].name[0] != '\0')
+            return copy_out(name, length, S.procs[i].name);
+    return NVML_ERROR_NOT_FOUND;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *count) {
+    nvmlReturn_t rc;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    if (count == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if ((rc = reload()) != NVML_SUCCESS) return rc;
+    *count = (unsigned int)S.ngpus;
+    return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned int *count) { return nvmlDeviceGetCount_v2(count); }
+
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *device) {
+    nvmlReturn_t rc;
+    if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
+    if (device == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if ((rc = reload()) != NVML_SUCCESS) return rc;
+    if (index >= FAKE_MAX_GPUS || fake_find_gpu(&S, (int)index) == NULL)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    *device = (nvmlDevice_t)&handles[index];
+    return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned int index, nvmlDevice_t *device) {
+    return nvmlDeviceGetHandleByIndex_v2(index, device);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc == NVML_SUCCESS) *index = (unsigned int)g->index;
+    return rc;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    return rc ? rc : copy_out(name, length, g->name);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    return rc ? rc : copy_out(uuid, length, g->uuid);
+}
+
+static nvmlReturn_t pci_info(nvmlDevice_t device, nvmlPciInfo_t *pci) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (pci == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    memset(pci, 0, sizeof *pci);
+    sscanf(g->pci, "%x:%x:%x", &pci->domain, &pci->bus, &pci->device);
+    snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0",
+             pci->domain & 0xffff, pci->bus & 0xff, pci->device & 0xff);
+    fake_copy(pci->busId, sizeof pci->busId, g->pci);
+    pci->pciDeviceId = 0x233010DE;
+    return NVML_SUCCESS;
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, nvmlPciInfo_t *p) { return pci_info(d, p); }
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t d, nvmlPciInfo_t *p) { return pci_info(d, p); }
+
+/* v1 reports reserved memory as used; v2 separates it (R510+ semantics). */
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (memory == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    memory->total = g->total_mib * MIB;
+    memory->used = (g->used_mib + g->reserved_mib) * MIB;
+    memory->free = memory->total - memory->used;
+    return NVML_SUCCESS;
+}
+
+#ifndef FAKE_NO_MEMORY_V2
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (memory == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (memory->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    memory->total = g->total_mib * MIB;
+    memory->reserved = g->reserved_mib * MIB;
+    memory->used = g->used_mib * MIB;
+    memory->free = memory->total - memory->reserved - memory->used;
+    return NVML_SUCCESS;
+}
+#endif
+
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *u) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (u == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (g->util < 0 || g->mem_util < 0) return NVML_ERROR_NOT_SUPPORTED;
+    u->gpu = (unsigned int)g->util;
+    u->memory = (unsigned int)g->mem_util;
+    return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned int *temp) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    return sensor != 0 ? NVML_ERROR_INVALID_ARGUMENT : metric(g->temp_c, temp);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    return rc ? rc : metric(g->power_mw, power);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned int *limit) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    return rc ? rc : metric(g->power_limit_mw, limit);
+}
+EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned int *limit) {
+    return nvmlDeviceGetEnforcedPowerLimit(device, limit);
+}
+
+/*
+ * NVML list semantics: when *count is smaller than the list, set *count to the needed
+ * size and return INSUFFICIENT_SIZE; otherwise write the entries and set *count.
+ */
+static nvmlReturn_t processes(nvmlDevice_t device, int graphics, size_t stride,
+                              unsigned int *count, void *infos) {
+    fake_gpu *g;
+    unsigned int n = 0, i;
+    char *entry = infos;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (count == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (stride == 0) stride = (size_t)S.v3_stride;  /* _v3: 24, or 32 on some R535 drivers */
+    for (i = 0; i < (unsigned int)S.nprocs; i++)
+        if (S.procs[i].gpu == g->index && S.procs[i].graphics == graphics) n++;
+    if (*count < n) { *count = n; return NVML_ERROR_INSUFFICIENT_SIZE; }
+    if (n > 0 && infos == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *count = n;
+    for (i = 0; i < (unsigned int)S.nprocs; i++) {
+        const fake_proc *p = &S.procs[i];
+        fake_process_info_cc_t full;
+        if (p->gpu != g->index || p->graphics != graphics) continue;
+        memset(&full, 0, sizeof full);
+        full.pid = p->pid;
+        full.usedGpuMemory = p->mib < 0 ? VALUE_NOT_AVAILABLE : (unsigned long long)p->mib * MIB;
+        full.gpuInstanceId = full.computeInstanceId = 0xFFFFFFFFu;  /* not a MIG instance */
+        if (stride == sizeof(nvmlProcessInfo_v1_t)) {
+            nvmlProcessInfo_v1_t v1 = { full.pid, full.usedGpuMemory };
+            memcpy(entry, &v1, stride);
+        } else {
+            memcpy(entry, &full, stride);  /* v2 prefix (24) or the R535 32-byte entry */
+        }
+        entry += stride;
+    }
+    return NVML_SUCCESS;
+}
+
+#define PROCESS_CALLS(Kind, graphics)                                                      \
+    EXPORT nvmlReturn_t nvmlDeviceGet##Kind##RunningProcesses(nvmlDevice_t d,              \
+            unsigned int *count, void *infos) {                                            \
+        return processes(d, graphics, sizeof(nvmlProcessInfo_v1_t), count, infos);         \
+    }                                                                                      \
+    V2_CALL(Kind, graphics)                                                                \
+    V3_CALL(Kind, graphics)
+
+#ifdef FAKE_NO_PROCESS_V2
+#define V2_CALL(Kind, graphics)
+#else
+#define V2_CALL(Kind, graphics)                                                            \
+    EXPORT nvmlReturn_t nvmlDeviceGet##Kind##RunningProcesses_v2(nvmlDevice_t d,           \
+            unsigned int *count, void *infos) {                                            \
+        return processes(d, graphics, sizeof(nvmlProcessInfo_v2_t), count, infos);         \
+    }
+#endif
+
+#ifdef FAKE_NO_PROCESS_V3
+#define V3_CALL(Kind, graphics)
+#else
+#define V3_CALL(Kind, graphics)                                                            \
+    EXPORT nvmlReturn_t nvmlDeviceGet##Kind##RunningProcesses_v3(nvmlDevice_t d,           \
+            unsigned int *count, void *infos) {                                            \
+        return processes(d, graphics, 0, count, infos);                                    \
+    }
+#endif
+
+PROCESS_CALLS(Compute, 0)
+PROCESS_CALLS(Graphics, 1)
