@@ -21,6 +21,7 @@ SMI_TIMEOUT_S = 20
 
 NVML_SUCCESS = 0
 NVML_ERROR_INSUFFICIENT_SIZE = 7
+NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25
 # Errors that only mean "this field is not available here": the field becomes null and
 # the GPU stays healthy. Any other error marks the GPU as failed (its state is unknown).
 FIELD_ONLY_ERRORS = (3, 4, 6, 13)  # NOT_SUPPORTED, NO_PERMISSION, NOT_FOUND, FUNCTION_NOT_FOUND
@@ -165,12 +166,20 @@ def cuda_version(nvml):
 
 def memory(nvml, handle, gpu):
     v2 = MemoryV2(version=MEMORY_V2_VERSION)
-    if optional(nvml.call, "nvmlDeviceGetMemoryInfo_v2", handle, ctypes.byref(v2)):
+    try:
+        has_v2 = nvml.call("nvmlDeviceGetMemoryInfo_v2", handle, ctypes.byref(v2))
+    except NvmlError as e:
+        # A driver that exports _v2 but rejects it (other struct version): use v1.
+        if e.code not in FIELD_ONLY_ERRORS + (NVML_ERROR_ARGUMENT_VERSION_MISMATCH,):
+            raise
+        has_v2 = False
+    if has_v2:
         gpu["mem_reserved_mb"] = v2.reserved // MIB
         total, used, free = v2.total, v2.used, v2.free
     else:
         v1 = Memory()
-        if not optional(nvml.call, "nvmlDeviceGetMemoryInfo", handle, ctypes.byref(v1)):
+        # Not optional(): placement needs memory, so any failure here is the GPU's error.
+        if not nvml.call("nvmlDeviceGetMemoryInfo", handle, ctypes.byref(v1)):
             return
         total, used, free = v1.total, v1.used, v1.free
     gpu["mem_total_mb"] = total // MIB
@@ -424,10 +433,16 @@ def node_info(request):
         load = [round(value, 2) for value in os.getloadavg()]
     except OSError:
         load = None
-    path, free = disk(request.get("job_root") or "~/.nvidb/jobs")
+    job_root = request.get("job_root")
+    path, free = disk(job_root if isinstance(job_root, str) and job_root else "~/.nvidb/jobs")
     return {"hostname": socket.gethostname(), "boot_id": boot_id, "time": time.time(),
             "load": load, "cpu_count": os.cpu_count(), "disk_path": path,
             "disk_free_mb": free, "python": "%d.%d.%d" % sys.version_info[:3]}
+
+
+def empty_reply():
+    return {"schema_version": SCHEMA_VERSION, "source": "none", "error": None, "node": None,
+            "driver_version": None, "nvml_version": None, "cuda_version": None, "gpus": []}
 
 
 class Agent(object):
@@ -437,9 +452,8 @@ class Agent(object):
         self.nvml = None
 
     def reply(self, request):
-        reply = {"schema_version": SCHEMA_VERSION, "source": "none", "error": None,
-                 "node": node_info(request), "driver_version": None, "nvml_version": None,
-                 "cuda_version": None, "gpus": []}
+        reply = empty_reply()
+        reply["node"] = node_info(request)
         if self.nvml is None:
             # Retried on every request while it fails: the driver may come back.
             self.nvml, nvml_error = load_nvml()
@@ -469,9 +483,8 @@ class Agent(object):
         try:
             reply = self.reply(request)
         except Exception as e:  # the protocol must survive an agent bug
-            reply = {"schema_version": SCHEMA_VERSION, "source": "none", "node": None,
-                     "error": "agent internal error: %s: %s" % (type(e).__name__, e),
-                     "gpus": []}
+            reply = empty_reply()
+            reply["error"] = "agent internal error: %s: %s" % (type(e).__name__, e)
         sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
         sys.stdout.flush()
 

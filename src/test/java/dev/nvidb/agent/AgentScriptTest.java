@@ -255,6 +255,21 @@ class AgentScriptTest {
     }
 
     @Test
+    void gpuWhoseMemoryCannotBeReadIsFailedNotEmpty() throws Exception {
+        FakeGpuState.create().gpu(0, "NVIDIA H100", 81559).used(0, 5)
+                .gpuError(0, FakeGpuState.NVML_ERROR_NO_PERMISSION)
+                .gpu(1, "NVIDIA H100", 81559).unsupported(1, Metric.TEMPERATURE).writeTo(state);
+
+        JsonNode gpus = once(FakeGpuState.libDir(), "{}").get("gpus");
+
+        assertEquals("Insufficient Permissions", gpus.get(0).get("error").asText());
+        assertTrue(gpus.get(0).get("mem_total_mb").isNull());
+        assertTrue(gpus.get(1).get("error").isNull(), "an unsupported metric is no GPU error");
+        assertTrue(gpus.get(1).get("temperature_c").isNull());
+        assertEquals(81559, gpus.get(1).get("mem_total_mb").asLong());
+    }
+
+    @Test
     void initFailureFallsBackToNvidiaSmi() throws Exception {
         FakeGpuState.create().initFailure(FakeGpuState.NVML_ERROR_DRIVER_NOT_LOADED).driver("535.183.01")
                 .gpu(0, "NVIDIA A100-SXM4-80GB", 81920).used(0, 4000).util(0, 55, 20)
@@ -359,6 +374,26 @@ class AgentScriptTest {
             assertNull(out.readLine(), "nothing after the replies");
             assertTrue(agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS));
             assertEquals(0, agent.exitValue(), Files.readString(stderr));
+        } finally {
+            agent.destroyForcibly();
+        }
+    }
+
+    @Test
+    void serveAnswersAnInvalidRequestLineAsAnEmptyRequest() throws Exception {
+        FakeGpuState.create().gpu(0, "NVIDIA H100", 81559).used(0, 3).writeTo(state);
+        Process agent = start(FakeGpuState.libDir(), pathWithFakeSmi(), List.of(), "--serve");
+        try (OutputStream in = agent.getOutputStream();
+                BufferedReader out = new BufferedReader(
+                        new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8))) {
+            sendScript(in);
+
+            JsonNode garbage = request(in, out, "this is not json");
+            JsonNode wrongType = request(in, out, "{\"job_root\": 42}");
+
+            assertEquals(3, garbage.get("gpus").get(0).get("mem_used_mb").asLong());
+            assertTrue(wrongType.get("error").isNull());
+            assertTrue(wrongType.get("node").get("disk_path").asText().endsWith("/.nvidb/jobs"));
         } finally {
             agent.destroyForcibly();
         }
