@@ -102,8 +102,8 @@ class Nvml(object):
         return False
 
     def string(self, name, *args):
-        buffer = ctypes.create_string_buffer(96)
-        if not self.call(name, *(args + (buffer, ctypes.c_uint(96)))):
+        buffer = ctypes.create_string_buffer(256)
+        if not self.call(name, *(args + (buffer, ctypes.c_uint(256)))):
             return None
         return buffer.value.decode("utf-8", "replace")
 
@@ -153,14 +153,19 @@ def optional(function, *args):
         raise
 
 
+def informative(function, *args):
+    """A value that is nice to have (versions): None on any NVML failure."""
+    try:
+        return function(*args)
+    except NvmlError:
+        return None
+
+
 def cuda_version(nvml):
     value = ctypes.c_int()
-    try:
-        if nvml.call(("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"),
-                     ctypes.byref(value)):
-            return "%d.%d" % (value.value // 1000, value.value % 1000 // 10)
-    except NvmlError:
-        pass
+    if informative(nvml.call, ("nvmlSystemGetCudaDriverVersion_v2",
+                               "nvmlSystemGetCudaDriverVersion"), ctypes.byref(value)):
+        return "%d.%d" % (value.value // 1000, value.value % 1000 // 10)
     return None
 
 
@@ -257,13 +262,6 @@ def process_details(pid, nvml_name=None):
     return {"user": user, "name": read_proc(pid, "comm") or nvml_name, "command": command}
 
 
-def nvml_process_name(nvml, pid):
-    try:
-        return nvml.string("nvmlSystemGetProcessName", ctypes.c_uint(pid))
-    except NvmlError:
-        return None
-
-
 def gpu_processes(nvml, handle):
     found = {}
     order = []
@@ -287,7 +285,8 @@ def gpu_processes(nvml, handle):
         entry["mem_mb"] = None if used is None else used // MIB
         details = process_details(pid)
         if details["name"] is None:
-            details["name"] = nvml_process_name(nvml, pid)
+            details["name"] = informative(nvml.string, "nvmlSystemGetProcessName",
+                                          ctypes.c_uint(pid))
         entry.update(details)
         processes.append(entry)
     return processes
@@ -333,8 +332,8 @@ def nvml_gpu(nvml, index):
 
 def nvml_reply(nvml, reply):
     reply["source"] = "nvml"
-    reply["driver_version"] = optional(nvml.string, "nvmlSystemGetDriverVersion")
-    reply["nvml_version"] = optional(nvml.string, "nvmlSystemGetNVMLVersion")
+    reply["driver_version"] = informative(nvml.string, "nvmlSystemGetDriverVersion")
+    reply["nvml_version"] = informative(nvml.string, "nvmlSystemGetNVMLVersion")
     reply["cuda_version"] = cuda_version(nvml)
     count = ctypes.c_uint()
     try:

@@ -352,9 +352,9 @@ class AgentScriptTest {
     void serveAnswersEachRequestAndSeesStateEditsWithNvmlKeptOpen() throws Exception {
         FakeGpuState.create().gpu(0, "NVIDIA H100", 81559).used(0, 1000).writeTo(state);
         Process agent = start(FakeGpuState.libDir(), pathWithFakeSmi(), List.of(), "--serve");
-        try (OutputStream in = agent.getOutputStream();
-                BufferedReader out = new BufferedReader(
-                        new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8))) {
+        OutputStream in = agent.getOutputStream();
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8))) {
             sendScript(in);
             JsonNode first = request(in, out, "{}");
             assertEquals(1000, first.get("gpus").get(0).get("mem_used_mb").asLong());
@@ -370,8 +370,8 @@ class AgentScriptTest {
             assertEquals(2000, second.get("gpus").get(0).get("mem_used_mb").asLong());
             assertEquals(List.of(NO_SUCH_PID), pids(second.get("gpus").get(0)));
             assertEquals(dir.toString(), second.get("node").get("disk_path").asText());
-            in.close();
-            assertNull(out.readLine(), "nothing after the replies");
+            in.close();  // end of input ends the agent
+            assertNull(assertTimeoutPreemptively(LIMIT, out::readLine), "nothing after the replies");
             assertTrue(agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS));
             assertEquals(0, agent.exitValue(), Files.readString(stderr));
         } finally {
