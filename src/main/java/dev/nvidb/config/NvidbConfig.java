@@ -1,0 +1,64 @@
+package dev.nvidb.config;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything read from {@code config.yml}, {@code queue.yml} and the environment, after precedence
+ * is applied. See {@code docs/config.md}.
+ *
+ * @param home           where the files live
+ * @param basic          monitor and SSH settings
+ * @param view           saved monitor TUI layout
+ * @param monitorServers servers the monitor shows ({@code config.yml servers:})
+ * @param queueServers   servers the queue schedules onto ({@code queue.yml servers:} if that key exists, else config.yml's)
+ * @param queue          queue settings
+ * @param remote         forwarding to a queue host; null when commands run locally
+ * @param warnings       one-line problems that did not stop loading (plain-text passwords)
+ */
+public record NvidbConfig(
+        NvidbHome home,
+        BasicConfig basic,
+        ViewConfig view,
+        List<ServerConfig> monitorServers,
+        List<ServerConfig> queueServers,
+        QueueConfig queue,
+        RemoteConfig remote,
+        List<String> warnings) {
+
+    public NvidbConfig {
+        monitorServers = List.copyOf(monitorServers);
+        queueServers = List.copyOf(queueServers);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** Defaults only, as if neither file existed. */
+    public static NvidbConfig defaults(NvidbHome home) {
+        return new NvidbConfig(home, BasicConfig.defaults(home), ViewConfig.defaults(), List.of(), List.of(),
+                QueueConfig.defaults(), null, List.of());
+    }
+
+    /** Whether the monitor has remote servers; without any, callers treat the local machine as the only node. */
+    public boolean hasServers() {
+        return !monitorServers.isEmpty();
+    }
+
+    /** Whether the queue has servers; without any, callers treat the local machine as the only node. */
+    public boolean hasQueueServers() {
+        return !queueServers.isEmpty();
+    }
+
+    public Optional<RemoteConfig> findRemote() {
+        return Optional.ofNullable(remote);
+    }
+
+    /** The monitor server called {@code name} (nickname, else hostname), if configured. */
+    public Optional<ServerConfig> findMonitorServer(String name) {
+        return monitorServers.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /** The queue server called {@code name} (nickname, else hostname), if configured. */
+    public Optional<ServerConfig> findQueueServer(String name) {
+        return queueServers.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,42 @@
+package dev.nvidb.config;
+
+/**
+ * Queue settings: defaults, then {@code config.yml queue:}, then {@code queue.yml queue:}, key by key.
+ *
+ * @param includeLocal      this machine is a queue node too
+ * @param localNodeName     the local node's name; null means this machine's short hostname
+ * @param tickMinInterval   seconds: a command skips its tick if one finished this recently
+ * @param leaseSeconds      how long a tick's lease lasts before another client may take over
+ * @param headroomMb        MiB kept free on every GPU beyond the jobs' reservations
+ * @param maxJobsPerGpu     jobs sharing one GPU at most; 0 = no limit
+ * @param maxCpuJobsPerNode CPU-only jobs per node at most; 0 = no limit
+ * @param placement         spread jobs over GPUs or pack them
+ * @param jobRoot           job directory root on the node, unexpanded ({@code ~} is the node's home)
+ * @param killGraceSeconds  seconds between SIGTERM and SIGKILL when cancelling
+ * @param backoffMaxSeconds longest wait before probing a node that keeps failing again
+ * @param logTailLines      log lines kept with a failed job
+ * @param notifications     alert delivery ({@code notify:})
+ * @param backup            periodic backups
+ */
+public record QueueConfig(
+        boolean includeLocal,
+        String localNodeName,
+        int tickMinInterval,
+        int leaseSeconds,
+        int headroomMb,
+        int maxJobsPerGpu,
+        int maxCpuJobsPerNode,
+        PlacementPolicy placement,
+        String jobRoot,
+        int killGraceSeconds,
+        int backoffMaxSeconds,
+        int logTailLines,
+        NotifyConfig notifications,
+        BackupConfig backup) {
+
+    /** The built-in defaults. */
+    public static QueueConfig defaults() {
+        return new QueueConfig(false, null, 2, 30, 512, 0, 4, PlacementPolicy.SPREAD, "~/.nvidb/jobs",
+                10, 300, 20, NotifyConfig.defaults(), BackupConfig.defaults());
+    }
+}
