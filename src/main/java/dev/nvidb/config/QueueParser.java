@@ -16,8 +16,11 @@ final class QueueParser {
     }
 
     static QueueConfig apply(QueueConfig base, YamlSection section, NvidbHome home) {
-        String name = section.has("local_node_name") ? section.string("local_node_name", null) : base.localNodeName();
-        ServerParser.checkName(section, "local_node_name", name, "a node name");
+        String name = base.localNodeName();
+        if (section.has("local_node_name")) {
+            name = section.string("local_node_name", null);
+            ServerParser.checkName(section, "local_node_name", name, "a node name");
+        }
         return new QueueConfig(
                 section.bool("include_local", base.includeLocal()),
                 name,

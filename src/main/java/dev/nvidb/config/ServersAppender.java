@@ -33,16 +33,16 @@ final class ServersAppender {
         if (lines.get(lines.size() - 1).isEmpty()) {
             lines.remove(lines.size() - 1);
         }
-        NodeTuple servers0 = root instanceof MappingNode mapping ? find(mapping, "servers") : null;
+        NodeTuple serversEntry = root instanceof MappingNode mapping ? find(mapping, "servers") : null;
         if (root instanceof MappingNode mapping && mapping.getFlowStyle() == FlowStyle.FLOW) {
             throw new ConfigException(displayName + ": cannot add servers to a flow-style {...} file",
                     "rewrite the top level as block YAML (one 'key:' per line) and try again");
         }
-        if (servers0 == null) {
+        if (serversEntry == null) {
             lines.add("servers:");
             lines.addAll(items(servers, 2, 2));
         } else {
-            insertIntoExisting(lines, servers0, servers, displayName);
+            insertIntoExisting(lines, serversEntry, servers, displayName);
         }
         return String.join(newline, lines) + newline;
     }

@@ -3,6 +3,7 @@ package dev.nvidb.config;
 import dev.nvidb.error.ConfigException;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -119,7 +120,7 @@ final class YamlSection {
             return null;
         }
         if (value.get() instanceof ScalarNode scalar) {
-            String text = scalar.getValue().toLowerCase(java.util.Locale.ROOT);
+            String text = scalar.getValue().toLowerCase(Locale.ROOT);
             if (TRUE.contains(text)) {
                 return true;
             }
