@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "GPU monitor and daemonless GPU job queue over SSH.",
-        subcommands = {LsCommand.class, InfoCommand.class, WarmupCommand.class})
+        subcommands = {LsCommand.class, AddCommand.class, ImportCommand.class, InfoCommand.class,
+                WarmupCommand.class})
 final class NvidbCommand implements Callable<Integer> {
 
     private final Context context;

@@ -1,0 +1,122 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.config.AddedServers;
+import dev.nvidb.config.AuthMethod;
+import dev.nvidb.config.ConfigWriter;
+import dev.nvidb.config.NvidbHome;
+import dev.nvidb.config.ServerConfig;
+import dev.nvidb.error.UsageException;
+import java.io.Console;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nvidb add}: appends one server to config.yml. Without {@code --hostname} it asks for
+ * each field on the terminal; with flags it asks nothing, for scripts.
+ */
+@Command(name = "add", description = "Add a server to config.yml (prompts unless --hostname is given).")
+final class AddCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    JsonOption output;
+
+    @Option(names = "--hostname", description = "Host name, address or ~/.ssh/config alias.")
+    String hostname;
+    @Option(names = "--port", description = "SSH port (default: from ~/.ssh/config, else 22).")
+    Integer port;
+    @Option(names = "--username", description = "Login name (default: from ~/.ssh/config, else yours).")
+    String username;
+    @Option(names = "--nickname", description = "Name shown for this server.")
+    String nickname;
+    @Option(names = "--auth", description = "auto | key | password | agent (default auto).")
+    String auth;
+    @Option(names = "--identityfile", description = "Private key file.")
+    String identityfile;
+    @Option(names = "--proxyjump", description = "Jump host or comma-separated chain.")
+    String proxyjump;
+    @Option(names = "--gpus", split = ",", description = "GPU indices open to queue placement, e.g. 0,1.")
+    List<Integer> gpus;
+
+    AddCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            NvidbHome home = wiring.home();
+            wiring.config();
+            if (hostname == null) {
+                askAll();
+            }
+            ServerConfig server = server(home);
+            AddedServers result = new ConfigWriter(home).addServers(home.configYml(), List.of(server));
+            if (result.added().isEmpty()) {
+                throw new UsageException("a server named '" + server.name() + "' is already configured in "
+                        + home.display(home.configYml()), "choose another --nickname, or edit the file");
+            }
+            context.err().println("added " + server.name() + " to " + home.display(home.configYml())
+                    + "; check it with 'nvidb trust " + server.name() + "' and 'nvidb --once --remote'");
+            if (output.json) {
+                context.out().println(dev.nvidb.output.Json.write(new Added(1, true, server.name())));
+            }
+            return 0;
+        }
+    }
+
+    /** {@code nvidb add --json}: the name the new server goes by. */
+    record Added(int schemaVersion, boolean ok, String name) {
+    }
+
+    private ServerConfig server(NvidbHome home) {
+        if (hostname == null || hostname.isBlank()) {
+            throw new UsageException("a server needs a hostname", "nvidb add --hostname HOST");
+        }
+        if (port != null && (port < 1 || port > 65535)) {
+            throw new UsageException("--port must be between 1 and 65535, got " + port);
+        }
+        AuthMethod method = auth == null ? AuthMethod.AUTO : AuthMethod.parse(auth).orElseThrow(() ->
+                new UsageException("--auth must be one of " + String.join(", ", AuthMethod.keys()) + ", got '" + auth + "'"));
+        if (gpus != null && gpus.stream().anyMatch(index -> index < 0)) {
+            throw new UsageException("--gpus takes GPU indices (0 or more), got " + gpus);
+        }
+        Path key = identityfile == null || identityfile.isBlank() ? null : home.expand(identityfile);
+        return new ServerConfig(hostname.strip(), port, blank(username), blank(nickname), method, key, null,
+                blank(proxyjump), gpus);
+    }
+
+    private void askAll() {
+        Console console = context.terminal() ? System.console() : null;
+        if (console == null) {
+            throw new UsageException("nvidb add needs --hostname when there is no terminal to ask on",
+                    "nvidb add --hostname HOST [--port N] [--username U] [--nickname N] [--identityfile F]");
+        }
+        hostname = ask(console, "Hostname or ~/.ssh/config alias", null);
+        String portText = ask(console, "Port", "from ssh config, else 22");
+        try {
+            port = portText == null ? null : Integer.valueOf(portText);
+        } catch (NumberFormatException e) {
+            throw new UsageException("port must be a number, got '" + portText + "'");
+        }
+        username = ask(console, "Username", "from ssh config, else yours");
+        nickname = ask(console, "Nickname", "none");
+        auth = ask(console, "Auth (auto, key, password, agent)", "auto");
+        identityfile = ask(console, "Identity file", "ssh config or ~/.ssh/id_*");
+        proxyjump = ask(console, "ProxyJump", "none");
+    }
+
+    private static String ask(Console console, String label, String fallback) {
+        String answer = console.readLine("%s%s: ", label, fallback == null ? "" : " [" + fallback + "]");
+        return blank(answer);
+    }
+
+    private static String blank(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.config.AddedServers;
+import dev.nvidb.config.AuthMethod;
+import dev.nvidb.config.ConfigWriter;
+import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.config.NvidbHome;
+import dev.nvidb.config.ServerConfig;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Json;
+import dev.nvidb.ssh.SshConfigFile;
+import dev.nvidb.ssh.SshHostEntry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nvidb import [path]}: copies concrete hosts from an OpenSSH client config into
+ * config.yml (HostName, User, Port, IdentityFile, ProxyJump), skipping wildcard and negated
+ * patterns and hosts already configured.
+ */
+@Command(name = "import", description = "Import servers from an ssh config file (default ~/.ssh/config).")
+final class ImportCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    JsonOption output;
+
+    @Parameters(arity = "0..1", paramLabel = "PATH", description = "ssh config to read (default: basic.ssh_config).")
+    String path;
+
+    ImportCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            NvidbConfig config = wiring.config();
+            NvidbHome home = config.home();
+            Path source = path == null ? config.basic().sshConfig() : home.expand(path);
+            if (!Files.isRegularFile(source)) {
+                throw new UsageException("no ssh config at " + home.display(source), "nvidb import PATH");
+            }
+            List<ServerConfig> servers = new ArrayList<>();
+            for (SshHostEntry entry : SshConfigFile.listHosts(source)) {
+                servers.add(server(home, entry));
+            }
+            AddedServers result = servers.isEmpty() ? new AddedServers(List.of(), List.of())
+                    : new ConfigWriter(home).addServers(home.configYml(), servers);
+            report(home, source, result);
+            return 0;
+        }
+    }
+
+    private void report(NvidbHome home, Path source, AddedServers result) {
+        List<String> added = result.added().stream().map(ServerConfig::name).toList();
+        List<String> skipped = result.skipped().stream().map(ServerConfig::name).toList();
+        if (output.json) {
+            context.out().println(Json.write(new Imported(Json.SCHEMA_VERSION, true, home.display(source), added, skipped)));
+            return;
+        }
+        for (String name : added) {
+            context.out().println("imported " + name);
+        }
+        String summary = "imported " + added.size() + (added.size() == 1 ? " server" : " servers") + " from "
+                + home.display(source) + " into " + home.display(home.configYml());
+        if (!skipped.isEmpty()) {
+            summary += "; skipped " + skipped.size() + " already configured (" + String.join(", ", skipped) + ")";
+        }
+        context.err().println(summary);
+    }
+
+    /** {@code nvidb import --json}: which hosts were added and which were already there. */
+    record Imported(int schemaVersion, boolean ok, String source, List<String> imported, List<String> skipped) {
+    }
+
+    private static ServerConfig server(NvidbHome home, SshHostEntry entry) {
+        Path identity = entry.identityFiles().isEmpty() ? null : home.expand(entry.identityFiles().get(0));
+        String hostname = entry.hostName() == null ? entry.alias() : entry.hostName();
+        String nickname = hostname.equals(entry.alias()) ? null : entry.alias();
+        return new ServerConfig(hostname, entry.port(), entry.user(), nickname, AuthMethod.AUTO, identity, null,
+                entry.proxyJump(), null);
+    }
+}
