@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "GPU monitor and daemonless GPU job queue over SSH.",
-        subcommands = {LsCommand.class, AddCommand.class, ImportCommand.class, InfoCommand.class,
+        subcommands = {LsCommand.class, AddCommand.class, ImportCommand.class, InfoCommand.class, TrustCommand.class,
                 WarmupCommand.class})
 final class NvidbCommand implements Callable<Integer> {
 

@@ -6,13 +6,14 @@ import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
-import dev.nvidb.error.SshException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
+import dev.nvidb.node.SshShell;
 import dev.nvidb.ssh.HostKeyPolicy;
 import dev.nvidb.ssh.PassphrasePrompt;
 import dev.nvidb.ssh.SshAuth;
+import dev.nvidb.ssh.SshPool;
 import dev.nvidb.ssh.SshSettings;
 import dev.nvidb.ssh.SshTarget;
 import java.io.Console;
@@ -29,6 +30,7 @@ final class Wiring implements AutoCloseable {
 
     private final Context context;
     private NvidbConfig config;
+    private SshPool pool;
 
     Wiring(Context context) {
         this.context = context;
@@ -79,12 +81,22 @@ final class Wiring implements AutoCloseable {
         return console == null ? Optional.empty() : Optional.ofNullable(console.readPassword("%s", prompt));
     }
 
+    /** The process's SSH connections: one per node, opened on first use. */
+    SshPool sshPool() {
+        if (pool == null) {
+            pool = new SshPool(sshSettings());
+        }
+        return pool;
+    }
+
     private NodeShell remoteShell(ServerConfig server) {
-        throw new SshException(server.name() + ": SSH transport not available yet");
+        return new SshShell(sshPool(), target(server));
     }
 
     @Override
     public void close() {
-        // The SSH pool is closed here once it exists.
+        if (pool != null) {
+            pool.close();
+        }
     }
 }
