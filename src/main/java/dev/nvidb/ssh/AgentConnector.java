@@ -36,11 +36,13 @@ final class AgentConnector implements SshAgentFactory {
     @Override
     public SshAgent createClient(Session session, FactoryManager manager) {
         HopContext context = HopContext.of(session);
-        if (context == null || !context.agentAllowed()) {
+        if (context == null || !context.auth().usesAgent()) {
             return new NoAgent();
         }
         if (socket == null) {
-            context.authLog().note("no ssh-agent (SSH_AUTH_SOCK is not set)");
+            if (context.auth() == SshAuth.AGENT) {
+                context.authLog().note("no ssh-agent (SSH_AUTH_SOCK is not set)");
+            }
             return new NoAgent();
         }
         return new LoggingAgent(new UnixSocketAgent(socket), context.authLog(), settings.display(socket));

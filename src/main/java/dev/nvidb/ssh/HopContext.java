@@ -8,7 +8,7 @@ import org.apache.sshd.common.session.Session;
 
 /**
  * Per-connection state shared with MINA's callbacks through the session's connection context:
- * which host this is, its host-key check, its authentication log, whether the agent may be used,
+ * which host this is, its host-key check, its authentication log, its auth setting,
  * and a future that completes once keys are exchanged (or fails when the session dies first).
  */
 final class HopContext {
@@ -18,14 +18,14 @@ final class HopContext {
     private final HopLabel label;
     private final HostKeyCheck hostKeyCheck;
     private final AuthLog authLog = new AuthLog();
-    private final boolean agentAllowed;
+    private final SshAuth auth;
     private final CompletableFuture<Void> keysExchanged = new CompletableFuture<>();
     private volatile Throwable sessionError;
 
-    HopContext(HopLabel label, HostKeyCheck hostKeyCheck, boolean agentAllowed) {
+    HopContext(HopLabel label, HostKeyCheck hostKeyCheck, SshAuth auth) {
         this.label = label;
         this.hostKeyCheck = hostKeyCheck;
-        this.agentAllowed = agentAllowed;
+        this.auth = auth;
     }
 
     /** The context of {@code session}, or null for sessions this package did not open. */
@@ -52,8 +52,9 @@ final class HopContext {
         return authLog;
     }
 
-    boolean agentAllowed() {
-        return agentAllowed;
+    /** The auth setting of this host: whether the agent may be used, and whether it is the only way. */
+    SshAuth auth() {
+        return auth;
     }
 
     CompletableFuture<Void> keysExchanged() {

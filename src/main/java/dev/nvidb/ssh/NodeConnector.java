@@ -90,7 +90,7 @@ final class NodeConnector {
 
     private HopContext context(ResolvedTarget node, ResolvedTarget hop, Mode mode) {
         HopLabel label = HopLabel.of(node, hop);
-        return new HopContext(label, new HostKeyCheck(label, mode, knownHosts), hop.auth().usesAgent());
+        return new HopContext(label, new HostKeyCheck(label, mode, knownHosts), hop.auth());
     }
 
     /** TCP connect and key exchange, both within the connect timeout; the host key is checked on the way. */

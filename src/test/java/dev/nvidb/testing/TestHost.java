@@ -19,6 +19,8 @@ import org.apache.sshd.common.keyprovider.KeyPairProvider;
 import org.apache.sshd.common.session.Session;
 import org.apache.sshd.common.session.SessionListener;
 import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.auth.password.UserAuthPasswordFactory;
+import org.apache.sshd.server.auth.pubkey.UserAuthPublicKeyFactory;
 import org.apache.sshd.server.forward.AcceptAllForwardingFilter;
 
 /**
@@ -131,6 +133,9 @@ public final class TestHost implements AutoCloseable {
         server.setPasswordAuthenticator(options.password() == null ? null
                 : (user, password, session) -> user.equals(username()) && password.equals(options.password()));
         server.setKeyboardInteractiveAuthenticator(null);
+        server.setUserAuthFactories(options.password() == null
+                ? List.of(UserAuthPublicKeyFactory.INSTANCE)
+                : List.of(UserAuthPublicKeyFactory.INSTANCE, UserAuthPasswordFactory.INSTANCE));
         server.setForwardingFilter(AcceptAllForwardingFilter.INSTANCE);
         server.setCommandFactory((channel, command) -> new ProcessCommand(command, environment, home()));
         server.addSessionListener(new SessionListener() {
