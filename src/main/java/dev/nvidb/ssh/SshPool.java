@@ -19,6 +19,7 @@ import org.apache.sshd.client.future.OpenFuture;
 import org.apache.sshd.common.config.keys.FilePasswordProvider;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.keyprovider.KeyIdentityProvider;
+import org.apache.sshd.core.CoreModuleProperties;
 
 /**
  * The process's SSH client: one MINA {@code SshClient}, built on first use, and one connection
@@ -194,6 +195,8 @@ public final class SshPool implements AutoCloseable {
         built.setFilePasswordProvider(FilePasswordProvider.EMPTY);
         built.setAgentFactory(new AgentConnector(settings.agentSocket().orElse(null), settings));
         built.addSessionListener(new SessionEvents());
+        // Small request/reply exchanges otherwise stall on Nagle + delayed ACK (~90 ms per exec on loopback).
+        CoreModuleProperties.TCP_NODELAY.set(built, true);
         built.start();
         return built;
     }

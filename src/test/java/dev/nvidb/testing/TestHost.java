@@ -18,6 +18,7 @@ import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.apache.sshd.common.keyprovider.KeyPairProvider;
 import org.apache.sshd.common.session.Session;
 import org.apache.sshd.common.session.SessionListener;
+import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.auth.password.UserAuthPasswordFactory;
 import org.apache.sshd.server.auth.pubkey.UserAuthPublicKeyFactory;
@@ -138,6 +139,7 @@ public final class TestHost implements AutoCloseable {
                 : List.of(UserAuthPublicKeyFactory.INSTANCE, UserAuthPasswordFactory.INSTANCE));
         server.setForwardingFilter(AcceptAllForwardingFilter.INSTANCE);
         server.setCommandFactory((channel, command) -> new ProcessCommand(command, environment, home()));
+        CoreModuleProperties.TCP_NODELAY.set(server, true);
         server.addSessionListener(new SessionListener() {
             @Override
             public void sessionCreated(Session session) {
