@@ -65,7 +65,6 @@ public final class SshPool implements AutoCloseable {
      */
     public ExecResult exec(SshTarget target, String command, byte[] stdin, Duration timeout) {
         Duration limit = timeout == null ? settings.commandTimeout() : timeout;
-        long deadline = System.nanoTime() + limit.toNanos();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         byte[] input = stdin == null ? new byte[0] : stdin;
@@ -75,8 +74,8 @@ public final class SshPool implements AutoCloseable {
             channel.setErr(err);
         });
         ChannelExec channel = opened.channel();
-        long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-        Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), remaining);
+        // The command's own time starts once its channel is open; connecting has its own timeouts.
+        Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), limit.toMillis());
         String label = opened.connection().target().label();
         if (!events.contains(ClientChannelEvent.CLOSED)) {
             channel.close(true);
