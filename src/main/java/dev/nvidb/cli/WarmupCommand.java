@@ -1,17 +1,72 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.agent.AgentReplyParser;
+import dev.nvidb.agent.AgentScript;
+import dev.nvidb.config.ConfigLoader;
+import dev.nvidb.config.NvidbHome;
+import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.model.ProbeResult;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonMonitor;
+import dev.nvidb.output.MonitorText;
+import dev.nvidb.ssh.ExecResult;
+import dev.nvidb.ssh.Rehearsal;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
 /**
- * Hidden: exercises the classes a typical command loads, so the launcher's class-data-sharing
- * archive (built from this run's class list) covers them.
+ * Hidden: walks the code paths a typical command takes (configuration, an SSH probe against
+ * an in-process server, reply parsing, JSON and text output), so the launcher's class-data
+ * sharing archive, built from this run's class list, covers them.
  */
 @Command(name = "__warmup", hidden = true)
 final class WarmupCommand implements Callable<Integer> {
 
+    private static final String REPLY = "{\"schema_version\": 1, \"source\": \"nvml\", \"error\": null,"
+            + " \"node\": {\"hostname\": \"warm\", \"load\": [0.1, 0.2, 0.3]}, \"driver_version\": \"1\","
+            + " \"gpus\": [{\"index\": 0, \"name\": \"GPU\", \"mem_total_mb\": 100, \"mem_used_mb\": 1, \"processes\":"
+            + " [{\"pid\": 1, \"type\": \"compute\", \"mem_mb\": 1, \"user\": \"u\", \"name\": \"n\", \"command\": \"c\"}]}]}";
+
+    private final Context context;
+
+    WarmupCommand(Context context) {
+        this.context = context;
+    }
+
     @Override
-    public Integer call() {
-        return 0;
+    public Integer call() throws IOException {
+        Path dir = Files.createTempDirectory("nvidb-warmup");
+        try {
+            Path nvidbHome = Files.createDirectories(dir.resolve("nvidb"));
+            try (InputStream example = WarmupCommand.class.getResourceAsStream("/config.example.yml")) {
+                if (example != null) {
+                    Files.write(nvidbHome.resolve("config.yml"), example.readAllBytes());
+                }
+            }
+            new ConfigLoader(NvidbHome.fromEnvironment(Map.of("NVIDB_HOME", nvidbHome.toString(), "HOME",
+                    dir.toString()), dir.toString()), Map.of()).load();
+            AgentScript script = AgentScript.bundled();
+            ExecResult result = Rehearsal.run(dir, script.onceCommand(), script.onceInput("{}"),
+                    REPLY.getBytes(StandardCharsets.UTF_8));
+            NodeSnapshot snapshot = AgentReplyParser.parse("warm", result.stdout(), result.stderr());
+            List<ProbeResult> results = List.of(ProbeResult.answered("warm", "local", snapshot, Duration.ZERO));
+            context.out().println(Json.write(JsonMonitor.of(results)));
+            context.out().println(MonitorText.render(results, 80));
+            return 0;
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
     }
 }

@@ -33,7 +33,7 @@ public final class MonitorText {
     private static void node(StringBuilder out, ProbeResult result, int width) {
         NodeSnapshot snapshot = result.snapshot();
         if (snapshot == null) {
-            out.append(result.node()).append("  DOWN  ").append(result.failure()).append('\n');
+            out.append(result.node()).append("  DOWN  ").append(withoutNodeName(result)).append('\n');
             return;
         }
         if (result.degraded()) {
@@ -66,6 +66,20 @@ public final class MonitorText {
         for (GpuSnapshot gpu : snapshot.gpus()) {
             gpu(out, gpu, width);
         }
+    }
+
+    /** "gpu-c (127.0.0.4:22): no answer" reads "127.0.0.4:22  no answer" after the node's own name. */
+    private static String withoutNodeName(ProbeResult result) {
+        String failure = result.failure();
+        String prefix = result.node() + " (";
+        int close = failure.indexOf("): ");
+        if (failure.startsWith(prefix) && close > prefix.length()) {
+            return failure.substring(prefix.length(), close) + "  " + failure.substring(close + 3);
+        }
+        if (failure.startsWith(result.node() + ": ")) {
+            return failure.substring(result.node().length() + 2);
+        }
+        return failure;
     }
 
     private static void gpu(StringBuilder out, GpuSnapshot gpu, int width) {
