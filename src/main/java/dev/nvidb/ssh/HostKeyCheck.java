@@ -3,6 +3,9 @@ package dev.nvidb.ssh;
 import dev.nvidb.error.SshException;
 import dev.nvidb.ssh.KnownHostsFile.Verdict;
 import java.security.PublicKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.digest.BuiltinDigests;
 
@@ -44,6 +47,29 @@ final class HostKeyCheck {
             return true;
         }
         return result == Verdict.KNOWN;
+    }
+
+    /**
+     * Reorders the host-key algorithms offered in key exchange so that types already recorded
+     * for this host come first, as OpenSSH does; otherwise a host with several keys could
+     * present one we have not recorded and look CHANGED.
+     */
+    String preferKnownTypes(String offered) {
+        Set<String> known = knownHosts.knownKeyTypes(label.host(), label.port());
+        if (known.isEmpty() || offered == null) {
+            return offered;
+        }
+        List<String> first = new ArrayList<>();
+        List<String> rest = new ArrayList<>();
+        for (String algorithm : offered.split(",")) {
+            (known.contains(keyTypeOf(algorithm)) ? first : rest).add(algorithm);
+        }
+        first.addAll(rest);
+        return String.join(",", first);
+    }
+
+    private static String keyTypeOf(String algorithm) {
+        return algorithm.startsWith("rsa-sha2-") ? "ssh-rsa" : algorithm;
     }
 
     /** The key the host presented, or null if key exchange never got that far. */

@@ -10,7 +10,9 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.sshd.client.config.hosts.KnownHostEntry;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
@@ -55,6 +57,17 @@ final class KnownHostsFile {
             hostKnown |= entry.getMarker() == null;
         }
         return hostKnown ? Verdict.CHANGED : Verdict.UNKNOWN;
+    }
+
+    /** The key types known_hosts holds for {@code host}/{@code port} (revoked and CA entries aside). */
+    Set<String> knownKeyTypes(String host, int port) {
+        Set<String> types = new LinkedHashSet<>();
+        for (KnownHostEntry entry : read()) {
+            if (entry.getMarker() == null && entry.isHostMatch(host, port)) {
+                types.add(entry.getKeyEntry().getKeyType());
+            }
+        }
+        return types;
     }
 
     /** Appends {@code key} for {@code host}/{@code port}, creating the file (0600) and its folder (0700). */

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Host keys are checked against known_hosts under the policy; a changed key is never accepted. */
 class HostKeyTest {
@@ -120,6 +122,21 @@ class HostKeyTest {
             assertEquals(0, pool.exec(harness.target("gpu-b"), "true").exitStatus());
         }
         assertEquals(1, both.sessionsOpened());
+    }
+
+    @ParameterizedTest
+    @EnumSource(HostKeyType.class)
+    void hostWithSeveralKeysIsVerifiedByWhicheverKeyIsRecorded(HostKeyType recorded) throws IOException {
+        TestHost both = harness.addHost("gpu-b", HostOptions.defaults().hostKeys(HostKeyType.ED25519, HostKeyType.ECDSA));
+        String type = recorded == HostKeyType.ED25519 ? " ssh-ed25519 " : " ecdsa-sha2-nistp256 ";
+        Path file = temp.resolve("known_hosts");
+        Files.write(file, Files.readAllLines(harness.knownHosts()).stream()
+                .filter(line -> line.startsWith("[" + both.address() + "]") && line.contains(type)).toList());
+        assertEquals(1, Files.readAllLines(file).size());
+
+        try (SshPool pool = new SshPool(harness.settings().withKnownHosts(file))) {
+            assertEquals(0, pool.exec(harness.target("gpu-b"), "true").exitStatus());
+        }
     }
 
     @Test
