@@ -1,0 +1,258 @@
+package dev.nvidb.store;
+
+import dev.nvidb.error.UsageException;
+import dev.nvidb.model.Assignment;
+import dev.nvidb.model.Dependency;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobSpec;
+import dev.nvidb.model.JobState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The {@code jobs} table and its dependencies: submitting, reading and purging. State changes
+ * live in {@link JobTransitions}, the user's and the job's annotations in {@link JobAnnotations}.
+ */
+public final class JobStore {
+
+    private static final String INSERT = """
+            INSERT INTO jobs (name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries,
+                              tags, submitter, state, priority, created_at, note)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING id
+            """;
+    /** Inserts nothing when the job depended on does not exist. */
+    private static final String INSERT_DEPENDENCY = """
+            INSERT INTO job_dependencies (job_id, depends_on, needs_success) SELECT ?, id, ? FROM jobs WHERE id = ?
+            """;
+    private static final String COLUMNS = """
+            id, name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries, tags, submitter,
+            state, priority, created_at, started_at, finished_at, node, gpu_ids, gpu_uuids, attempt, launch_token,
+            job_dir, pid, pgid, proc_start_time, boot_id, exit_code, last_error, note, progress, result,
+            hold_reason, unverified_since, measured_mb
+            """;
+    private static final String FIND = "SELECT " + COLUMNS + " FROM jobs WHERE id = ?";
+    private static final String LIST_ALL = "SELECT " + COLUMNS + """
+             FROM jobs WHERE (? IS NULL OR node = ?) ORDER BY id DESC LIMIT ?
+            """;
+    private static final String LIST_IN_STATES = "SELECT " + COLUMNS + """
+             FROM jobs WHERE state IN (SELECT value FROM json_each(?)) AND (? IS NULL OR node = ?)
+            ORDER BY id DESC LIMIT ?
+            """;
+    private static final String DEPENDENCIES = """
+            SELECT job_id, depends_on, needs_success FROM job_dependencies
+            WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, depends_on
+            """;
+    private static final String STATES_OF = """
+            SELECT id, state FROM jobs WHERE id IN (SELECT value FROM json_each(?))
+            """;
+    /** Finished jobs in the given states, except those an unfinished job still waits on. */
+    private static final String PURGE = """
+            DELETE FROM jobs WHERE state IN (SELECT value FROM json_each(?))
+              AND id NOT IN (SELECT d.depends_on FROM job_dependencies d JOIN jobs waiting ON waiting.id = d.job_id
+                             WHERE waiting.state IN ('pending', 'running'))
+            RETURNING id
+            """;
+
+    private final Database database;
+    private final EventStore events;
+
+    public JobStore(Database database) {
+        this.database = database;
+        this.events = new EventStore(database);
+    }
+
+    /**
+     * Submits a pending job and records {@code submitted}. A dependency on a job that does not
+     * exist is refused ({@link UsageException}); cycles cannot form, as a new job can only wait
+     * on older ones.
+     */
+    public long insert(Connection connection, JobSpec spec, int priority, String note, Instant now) throws SQLException {
+        long id = Columns.queryLong(connection, INSERT, spec.name(), spec.command(), spec.gpus(), spec.vramMb(),
+                spec.node(), spec.workdir(), JsonText.write(spec.environment()), spec.timeoutSeconds(),
+                spec.maxRetries(), JsonText.write(spec.tags()), spec.submitter(), priority, now, note);
+        for (Dependency dependency : spec.dependencies()) {
+            if (Columns.update(connection, INSERT_DEPENDENCY, id, dependency.needsSuccess(), dependency.jobId()) == 0) {
+                throw new UsageException("job " + dependency.jobId() + " does not exist",
+                        "--after and --after-any take the id of an existing job (see nvidb job ls)");
+            }
+        }
+        events.append(connection, now, id, spec.node(), "submitted",
+                Map.of("name", spec.name(), "gpus", spec.gpus(), "vram_mb", spec.vramMb(), "priority", priority));
+        return id;
+    }
+
+    /** {@link #insert(Connection, JobSpec, int, String, Instant)} in its own transaction. */
+    public long insert(JobSpec spec, int priority, String note, Instant now) {
+        return database.write("submit job " + spec.name(), conn -> insert(conn, spec, priority, note, now));
+    }
+
+    public Optional<StoredJob> findJob(Connection connection, long id) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(FIND)) {
+            List<StoredJob> jobs = withDependencies(connection, Columns.bind(statement, id));
+            return jobs.stream().findFirst();
+        }
+    }
+
+    public Optional<StoredJob> findJob(long id) {
+        return database.read("read job " + id, conn -> findJob(conn, id));
+    }
+
+    /** The job with this id; a {@link UsageException} ("no job 42") when there is none. */
+    public StoredJob getJob(Connection connection, long id) throws SQLException {
+        return findJob(connection, id).orElseThrow(() -> new UsageException("no job " + id,
+                "nvidb job ls lists the jobs (finished ones may have been purged)"));
+    }
+
+    public StoredJob getJob(long id) {
+        return database.read("read job " + id, conn -> getJob(conn, id));
+    }
+
+    /** The jobs {@code filter} selects, in id order (submission order). */
+    public List<StoredJob> listJobs(Connection connection, JobFilter filter) throws SQLException {
+        int limit = filter.limit() == null ? -1 : filter.limit();
+        boolean byState = !filter.states().isEmpty();
+        try (PreparedStatement statement = connection.prepareStatement(byState ? LIST_IN_STATES : LIST_ALL)) {
+            if (byState) {
+                Columns.bind(statement, stateKeys(filter.states()), filter.node(), filter.node(), limit);
+            } else {
+                Columns.bind(statement, filter.node(), filter.node(), limit);
+            }
+            List<StoredJob> jobs = withDependencies(connection, statement);
+            Collections.reverse(jobs);
+            return jobs;
+        }
+    }
+
+    public List<StoredJob> listJobs(JobFilter filter) {
+        return database.read("list jobs", conn -> listJobs(conn, filter));
+    }
+
+    /** The states of the given jobs (ids that do not exist are absent): what dependencies wait on. */
+    public Map<Long, JobState> statesOf(Connection connection, Collection<Long> ids) throws SQLException {
+        Map<Long, JobState> states = new HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(STATES_OF);
+             ResultSet rows = Columns.bind(statement, JsonText.write(List.copyOf(ids))).executeQuery()) {
+            while (rows.next()) {
+                states.put(rows.getLong("id"), state(rows.getString("state")));
+            }
+        }
+        return states;
+    }
+
+    /**
+     * Deletes finished jobs in {@code states} (never one a pending or running job waits on) and
+     * records {@code purged}; returns the ids removed. Events and pending reaps are kept.
+     */
+    public List<Long> purge(Connection connection, Set<JobState> states, Instant now) throws SQLException {
+        if (states.stream().anyMatch(state -> !state.finished())) {
+            throw new IllegalArgumentException("only finished jobs can be purged, not " + states);
+        }
+        List<Long> purged = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(PURGE);
+             ResultSet rows = Columns.bind(statement, stateKeys(states)).executeQuery()) {
+            while (rows.next()) {
+                purged.add(rows.getLong(1));
+            }
+        }
+        if (!purged.isEmpty()) {
+            events.append(connection, now, null, null, "purged",
+                    Map.of("count", purged.size(), "states", List.copyOf(stateKeyList(states))));
+        }
+        return purged;
+    }
+
+    public List<Long> purge(Set<JobState> states, Instant now) {
+        return database.write("purge jobs", conn -> purge(conn, states, now));
+    }
+
+    private static List<StoredJob> withDependencies(Connection connection, PreparedStatement query) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (ResultSet result = query.executeQuery()) {
+            while (result.next()) {
+                rows.add(fromRow(result));
+            }
+        }
+        if (rows.isEmpty()) {
+            return new ArrayList<>();
+        }
+        Map<Long, List<Dependency>> dependencies = dependencies(connection, rows.stream().map(Row::id).toList());
+        List<StoredJob> jobs = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            jobs.add(row.toJob(dependencies.getOrDefault(row.id(), List.of())));
+        }
+        return jobs;
+    }
+
+    private static Map<Long, List<Dependency>> dependencies(Connection connection, List<Long> ids) throws SQLException {
+        Map<Long, List<Dependency>> byJob = new HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(DEPENDENCIES);
+             ResultSet rows = Columns.bind(statement, JsonText.write(ids)).executeQuery()) {
+            while (rows.next()) {
+                byJob.computeIfAbsent(rows.getLong("job_id"), id -> new ArrayList<>())
+                        .add(new Dependency(rows.getLong("depends_on"), rows.getInt("needs_success") == 1));
+            }
+        }
+        return byJob;
+    }
+
+    /** A jobs row before its dependencies (from another table) are attached. */
+    private record Row(long id, StoredJob partial) {
+        StoredJob toJob(List<Dependency> dependencies) {
+            Job job = partial.job();
+            JobSpec spec = job.spec();
+            JobSpec full = new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(),
+                    spec.workdir(), spec.environment(), dependencies, spec.timeoutSeconds(), spec.maxRetries(),
+                    spec.tags(), spec.submitter());
+            Job withSpec = new Job(job.id(), full, job.state(), job.priority(), job.createdAt(), job.startedAt(),
+                    job.finishedAt(), job.assignment(), job.attempt(), job.exitCode(), job.lastError(), job.note(),
+                    job.progress(), job.result(), job.holdReason());
+            return new StoredJob(withSpec, partial.jobDir(), partial.process(), partial.unverifiedSince(),
+                    partial.measuredMb());
+        }
+    }
+
+    private static Row fromRow(ResultSet rows) throws SQLException {
+        JobSpec spec = new JobSpec(rows.getString("name"), rows.getString("command"), rows.getInt("gpus"),
+                rows.getLong("vram_mb"), rows.getString("node_request"), rows.getString("workdir"),
+                JsonText.readStringMap(rows.getString("env")), List.of(), Columns.longOrNull(rows, "timeout_s"),
+                rows.getInt("max_retries"), JsonText.readStrings(rows.getString("tags")), rows.getString("submitter"));
+        String node = rows.getString("node");
+        Assignment assignment = node == null ? null : new Assignment(node,
+                JsonText.readInts(rows.getString("gpu_ids")), JsonText.readStrings(rows.getString("gpu_uuids")),
+                rows.getInt("attempt"), rows.getString("launch_token"));
+        Job job = new Job(rows.getLong("id"), spec, state(rows.getString("state")), rows.getInt("priority"),
+                Columns.instant(rows, "created_at"), Columns.instant(rows, "started_at"),
+                Columns.instant(rows, "finished_at"), assignment, rows.getInt("attempt"),
+                Columns.intOrNull(rows, "exit_code"), rows.getString("last_error"), rows.getString("note"),
+                rows.getString("progress"), rows.getString("result"), rows.getString("hold_reason"));
+        Long pid = Columns.longOrNull(rows, "pid");
+        ProcessIdentity process = pid == null ? null : new ProcessIdentity(pid, rows.getLong("pgid"),
+                Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
+        return new Row(job.id(), new StoredJob(job, rows.getString("job_dir"), process,
+                Columns.instant(rows, "unverified_since"), Columns.longOrNull(rows, "measured_mb")));
+    }
+
+    static JobState state(String key) {
+        return JobState.valueOf(key.toUpperCase(Locale.ROOT));
+    }
+
+    private static String stateKeys(Set<JobState> states) {
+        return JsonText.write(stateKeyList(states));
+    }
+
+    private static List<String> stateKeyList(Set<JobState> states) {
+        return states.stream().sorted().map(JobState::key).toList();
+    }
+}

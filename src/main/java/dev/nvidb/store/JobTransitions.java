@@ -1,0 +1,242 @@
+package dev.nvidb.store;
+
+import dev.nvidb.model.Assignment;
+import dev.nvidb.model.JobState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every change of a job's state, each a compare-and-set on (id, state, attempt) that appends its
+ * event in the same transaction and returns whether it applied. A late or duplicated report
+ * finds the job no longer as it expected and changes nothing. Leaving {@code running} without
+ * having seen the process end (cancel, timeout, requeue) records a pending reap as well.
+ */
+public final class JobTransitions {
+
+    private static final String PLACE = """
+            UPDATE jobs SET state = 'running', node = ?, gpu_ids = ?, gpu_uuids = ?, attempt = ?, launch_token = ?,
+                            job_dir = ?, started_at = ?, pid = NULL, pgid = NULL, proc_start_time = NULL,
+                            boot_id = NULL, exit_code = NULL, progress = NULL, unverified_since = NULL,
+                            measured_mb = NULL
+            WHERE id = ? AND state = 'pending' AND attempt = ? AND hold_reason IS NULL
+            """;
+    private static final String PROCESS = """
+            UPDATE jobs SET pid = ?, pgid = ?, proc_start_time = ?, boot_id = ?
+            WHERE id = ? AND state = 'running' AND attempt = ?
+            """;
+    private static final String FINISH = """
+            UPDATE jobs SET state = ?, finished_at = ?, exit_code = ?, last_error = ?, hold_reason = NULL,
+                            unverified_since = NULL
+            WHERE id = ? AND state = ? AND attempt = ?
+            """;
+    /** Back to pending; the note and the attempt count stay, the last attempt's traces go. */
+    private static final String REQUEUE = """
+            UPDATE jobs SET state = 'pending', last_error = ?, node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
+                            launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
+                            pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
+                            result = NULL, unverified_since = NULL, measured_mb = NULL
+            WHERE id = ? AND state = ? AND attempt = ? AND (? = 0 OR attempt <= max_retries)
+            """;
+    private static final String UNVERIFIED = """
+            UPDATE jobs SET unverified_since = ? WHERE node = ? AND state = 'running' AND unverified_since IS NULL
+            RETURNING id
+            """;
+    private static final String VERIFIED = """
+            UPDATE jobs SET unverified_since = NULL WHERE node = ? AND state = 'running' AND unverified_since IS NOT NULL
+            RETURNING id
+            """;
+
+    private final Database database;
+    private final JobStore jobs;
+    private final EventStore events;
+    private final ReapStore reaps;
+
+    public JobTransitions(Database database) {
+        this.database = database;
+        this.jobs = new JobStore(database);
+        this.events = new EventStore(database);
+        this.reaps = new ReapStore(database);
+    }
+
+    /**
+     * pending → running with {@code assignment} (whose attempt must be the job's next), committed
+     * before the launch; records {@code placed}. False when the job is no longer that pending job.
+     */
+    public boolean place(Connection connection, long jobId, Assignment assignment, String jobDir, Instant now)
+            throws SQLException {
+        int changed = Columns.update(connection, PLACE, assignment.node(), JsonText.write(assignment.gpuIds()),
+                JsonText.write(assignment.gpuUuids()), assignment.attempt(), assignment.launchToken(), jobDir, now,
+                jobId, assignment.attempt() - 1);
+        if (changed == 0) {
+            return false;
+        }
+        events.append(connection, now, jobId, assignment.node(), "placed", Map.of("gpu_ids", assignment.gpuIds(),
+                "attempt", assignment.attempt(), "launch_token", assignment.launchToken()));
+        return true;
+    }
+
+    public boolean place(long jobId, Assignment assignment, String jobDir, Instant now) {
+        return database.write("place job " + jobId, conn -> place(conn, jobId, assignment, jobDir, now));
+    }
+
+    /** Records the process the launch of {@code attempt} started; records {@code started}. */
+    public boolean recordProcess(Connection connection, long jobId, int attempt, ProcessIdentity process, Instant now)
+            throws SQLException {
+        int changed = Columns.update(connection, PROCESS, process.pid(), process.pgid(), process.startTime(),
+                process.bootId(), jobId, attempt);
+        if (changed == 0) {
+            return false;
+        }
+        events.append(connection, now, jobId, null, "started", Map.of("pid", process.pid(), "attempt", attempt));
+        return true;
+    }
+
+    public boolean recordProcess(long jobId, int attempt, ProcessIdentity process, Instant now) {
+        return database.write("save job " + jobId, conn -> recordProcess(conn, jobId, attempt, process, now));
+    }
+
+    /**
+     * Moves the job from {@code expected} to the final state {@code to}, records an event named
+     * after {@code to}, and, when a running job is cancelled or timed out (its process may still
+     * run), a pending reap for its process.
+     */
+    public boolean finish(Connection connection, long jobId, Expected expected, JobState to, Integer exitCode,
+                          String lastError, Instant now) throws SQLException {
+        if (!to.finished()) {
+            throw new IllegalArgumentException("finish needs a final state, not " + to.key());
+        }
+        Optional<StoredJob> before = killOwed(expected, to) ? jobs.findJob(connection, jobId) : Optional.empty();
+        int changed = Columns.update(connection, FINISH, to.key(), now, exitCode, lastError, jobId,
+                expected.state().key(), expected.attempt());
+        if (changed == 0) {
+            return false;
+        }
+        if (before.isPresent()) {
+            owe(connection, before.get(), to.key(), now);
+        }
+        Map<String, Object> detail = new HashMap<>();
+        detail.put("from", expected.state().key());
+        detail.put("exit_code", exitCode);
+        detail.put("error", lastError);
+        events.append(connection, now, jobId, null, to.key(), detail);
+        return true;
+    }
+
+    public boolean finish(long jobId, Expected expected, JobState to, Integer exitCode, String lastError, Instant now) {
+        return database.write("save job " + jobId,
+                conn -> finish(conn, jobId, expected, to, exitCode, lastError, now));
+    }
+
+    /** Cancels a pending or running job ({@link #finish} to {@code cancelled}, with its reap if it ran). */
+    public boolean cancel(Connection connection, long jobId, Expected expected, String reason, Instant now)
+            throws SQLException {
+        return finish(connection, jobId, expected, JobState.CANCELLED, null, reason, now);
+    }
+
+    public boolean cancel(long jobId, Expected expected, String reason, Instant now) {
+        return database.write("cancel job " + jobId, conn -> cancel(conn, jobId, expected, reason, now));
+    }
+
+    /**
+     * A person's requeue: any non-pending job back to pending, keeping its note and attempt count,
+     * clearing progress and the last attempt's traces; a running job's process gets a reap.
+     */
+    public boolean requeue(Connection connection, long jobId, Expected expected, String reason, Instant now)
+            throws SQLException {
+        if (expected.state() == JobState.PENDING) {
+            return false;
+        }
+        return backToPending(connection, jobId, expected, reason, false, now);
+    }
+
+    public boolean requeue(long jobId, Expected expected, String reason, Instant now) {
+        return database.write("requeue job " + jobId, conn -> requeue(conn, jobId, expected, reason, now));
+    }
+
+    /**
+     * A running job whose process vanished goes back to pending if it has retries left
+     * ({@code attempt <= max_retries}); false otherwise, and the caller marks it lost.
+     */
+    public boolean retry(Connection connection, long jobId, int attempt, String reason, Instant now) throws SQLException {
+        return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, true, now);
+    }
+
+    public boolean retry(long jobId, int attempt, String reason, Instant now) {
+        return database.write("retry job " + jobId, conn -> retry(conn, jobId, attempt, reason, now));
+    }
+
+    private boolean backToPending(Connection connection, long jobId, Expected expected, String reason, boolean retry,
+                                  Instant now) throws SQLException {
+        boolean owe = !retry && expected.state() == JobState.RUNNING;
+        Optional<StoredJob> before = owe ? jobs.findJob(connection, jobId) : Optional.empty();
+        int changed = Columns.update(connection, REQUEUE, reason, jobId, expected.state().key(), expected.attempt(),
+                retry);
+        if (changed == 0) {
+            return false;
+        }
+        if (before.isPresent()) {
+            owe(connection, before.get(), "requeued", now);
+        }
+        Map<String, Object> detail = new HashMap<>();
+        detail.put("from", expected.state().key());
+        detail.put("attempt", expected.attempt());
+        detail.put("reason", reason);
+        events.append(connection, now, jobId, null, retry ? "retried" : "requeued", detail);
+        return true;
+    }
+
+    /** Running jobs on {@code node} become unverified since {@code now} (once); records {@code unverified}. */
+    public List<Long> markUnverified(Connection connection, String node, Instant now) throws SQLException {
+        List<Long> ids = ids(connection, UNVERIFIED, now, node);
+        for (long id : ids) {
+            events.append(connection, now, id, node, "unverified", null);
+        }
+        return ids;
+    }
+
+    public List<Long> markUnverified(String node, Instant now) {
+        return database.write("save jobs on " + node, conn -> markUnverified(conn, node, now));
+    }
+
+    /** The node answered again: its running jobs are verified; records {@code verified}. */
+    public List<Long> markVerified(Connection connection, String node, Instant now) throws SQLException {
+        List<Long> ids = ids(connection, VERIFIED, node);
+        for (long id : ids) {
+            events.append(connection, now, id, node, "verified", null);
+        }
+        return ids;
+    }
+
+    public List<Long> markVerified(String node, Instant now) {
+        return database.write("save jobs on " + node, conn -> markVerified(conn, node, now));
+    }
+
+    private static List<Long> ids(Connection connection, String sql, Object... values) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql);
+             ResultSet rows = Columns.bind(statement, values).executeQuery()) {
+            List<Long> ids = new ArrayList<>();
+            while (rows.next()) {
+                ids.add(rows.getLong(1));
+            }
+            return ids;
+        }
+    }
+
+    private static boolean killOwed(Expected expected, JobState to) {
+        return expected.state() == JobState.RUNNING && (to == JobState.CANCELLED || to == JobState.TIMEOUT);
+    }
+
+    private void owe(Connection connection, StoredJob job, String reason, Instant now) throws SQLException {
+        Assignment assignment = job.job().assignment();
+        reaps.add(connection, new ReapTarget(assignment.node(), job.process(), job.id(), assignment.launchToken(),
+                job.jobDir()), reason, now);
+    }
+}
