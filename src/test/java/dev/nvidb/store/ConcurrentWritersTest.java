@@ -82,8 +82,14 @@ class ConcurrentWritersTest {
                     MetaStore meta = new MetaStore(database);
                     start.await();
                     for (int i = 0; i < writes; i++) {
-                        long id = jobs.insert(spec("w" + writer + "-" + i), 0, null, T0);
-                        meta.put("writer-" + writer, Long.toString(id));
+                        String name = "w" + writer + "-" + i;
+                        // Read, then write: the pattern that fails with SQLITE_BUSY under a deferred BEGIN.
+                        database.write("submit " + name, conn -> {
+                            meta.get(conn, "writer-" + writer);
+                            long id = jobs.insert(conn, spec(name), 0, null, T0);
+                            meta.put(conn, "writer-" + writer, Long.toString(id));
+                            return id;
+                        });
                     }
                 }
                 return writes;
@@ -124,11 +130,13 @@ class ConcurrentWritersTest {
             start.await();
             long cursor = 0;
             while (seen.size() < appenders * perAppender) {
+                // Checked before the read: an empty page after every appender finished means the end.
+                boolean appendersDone = writing.stream().allMatch(Future::isDone);
                 List<Event> page = events.listSince(cursor, null, 7);
                 seen.addAll(page);
                 if (!page.isEmpty()) {
                     cursor = page.get(page.size() - 1).id();
-                } else if (writing.stream().allMatch(Future::isDone)) {
+                } else if (appendersDone) {
                     break;
                 }
             }
