@@ -6,7 +6,17 @@ import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
+import dev.nvidb.engine.LogReader;
+import dev.nvidb.engine.QueueNodes;
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.engine.TickMode;
+import dev.nvidb.engine.TickSettings;
+import dev.nvidb.error.UsageException;
 import dev.nvidb.monitor.Prober;
+import dev.nvidb.node.LocalHost;
+import dev.nvidb.store.Database;
+import java.nio.file.Path;
+import java.time.Clock;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
 import dev.nvidb.node.SshShell;
@@ -31,6 +41,7 @@ final class Wiring implements AutoCloseable {
     private final Context context;
     private NvidbConfig config;
     private SshPool pool;
+    private QueueService queue;
 
     Wiring(Context context) {
         this.context = context;
@@ -53,10 +64,13 @@ final class Wiring implements AutoCloseable {
     }
 
     Prober prober() {
-        NvidbConfig loaded = config();
-        Duration timeout = Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().authTimeout()
-                + loaded.basic().commandTimeout());
-        return new Prober(AgentScript.bundled(), timeout, loaded.queue().jobRoot());
+        return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot());
+    }
+
+    /** How long one node may take to answer one command: connect, authenticate, run. */
+    Duration nodeTimeout() {
+        BasicConfig basic = config().basic();
+        return Duration.ofSeconds(basic.connectTimeout() + basic.authTimeout() + basic.commandTimeout());
     }
 
     /** The SSH layer's settings: timeouts, host-key policy and files from basic:, prompts on a terminal. */
@@ -93,8 +107,50 @@ final class Wiring implements AutoCloseable {
         return new SshShell(sshPool(), target(server));
     }
 
+    /**
+     * Opens the queue this command works on: $NVIDB_HOME/queue.db or {@code --db-path}, with
+     * the queue's nodes from queue.yml (or config.yml).
+     */
+    QueueService queue(QueueOptions options) {
+        if (queue != null) {
+            return queue;
+        }
+        NvidbConfig loaded = config();
+        if (loaded.findRemote().isPresent() && !options.local) {
+            throw new UsageException("queue.yml forwards queue commands to " + loaded.remote().host()
+                    + ", and forwarding is not built yet", "pass --local to use this machine's queue");
+        }
+        if (options.tick && options.noTick) {
+            throw new UsageException("give --tick or --no-tick, not both");
+        }
+        Path file = options.dbPath == null ? loaded.home().queueDb() : home().expand(options.dbPath);
+        QueueNodes nodes = new QueueNodes(loaded, this::nodes, LocalHost.shortName());
+        queue = new QueueService(Database.open(file), nodes, Clock.systemUTC(),
+                new TickSettings(loaded.queue(), AgentScript.bundled(), nodeTimeout()));
+        return queue;
+    }
+
+    /**
+     * Brings the queue up to date before a command reads it: a tick, unless {@code --no-tick};
+     * {@code --tick} forces one even if another ran moments ago.
+     */
+    void refresh(QueueService service, QueueOptions options, boolean byDefault) {
+        if (options.noTick || !byDefault && !options.tick) {
+            return;
+        }
+        service.tick(options.tick ? TickMode.FORCE : TickMode.IF_DUE);
+    }
+
+    /** Reads job output on the nodes. */
+    LogReader logs(QueueService service) {
+        return new LogReader(service, Duration.ofSeconds(config().basic().connectTimeout() + config().basic().commandTimeout()));
+    }
+
     @Override
     public void close() {
+        if (queue != null) {
+            queue.close();
+        }
         if (pool != null) {
             pool.close();
         }

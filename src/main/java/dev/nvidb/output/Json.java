@@ -22,6 +22,30 @@ public final class Json {
     private Json() {
     }
 
+    /**
+     * Parses stored JSON text (a job's result) so documents embed it as JSON; text that does
+     * not parse is returned as the string it is.
+     */
+    public static Object parse(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            return text;
+        }
+    }
+
+    /** True when {@code text} is one JSON object (what {@code job result --set} accepts). */
+    public static boolean isObject(String text) {
+        try {
+            return MAPPER.readTree(text).isObject();
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
     /** Renders a view record as an indented JSON document (no trailing newline). */
     public static String write(Object view) {
         try {

@@ -1,0 +1,73 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.model.JobState;
+import dev.nvidb.store.JobFilter;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nvidb job ls}: jobs, oldest first, with why each pending job waits. */
+@Command(name = "ls", description = "List jobs (every pending job says why it waits).")
+final class JobLsCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Option(names = "--state", split = ",", paramLabel = "STATE",
+            description = "Only these states: pending, running, completed, failed, cancelled, timeout, lost.")
+    List<String> states = List.of();
+    @Option(names = "--active", description = "Only pending and running jobs.")
+    boolean active;
+    @Option(names = "--node", description = "Only jobs placed on this node.")
+    String node;
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "Only the newest N jobs.")
+    Integer limit;
+
+    JobLsCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            JobFilter filter = new JobFilter(states(), node == null ? null : queue.nodes().resolve(node), limit);
+            wiring.refresh(queue, options, true);
+            Render.list(context, options.json, queue.listJobs(filter));
+            return 0;
+        }
+    }
+
+    private Set<JobState> states() {
+        Set<JobState> wanted = EnumSet.noneOf(JobState.class);
+        if (active) {
+            wanted.add(JobState.PENDING);
+            wanted.add(JobState.RUNNING);
+        }
+        for (String state : states) {
+            wanted.add(parseState(state));
+        }
+        if (limit != null && limit < 0) {
+            throw new UsageException("-n must be 0 or more, got " + limit);
+        }
+        return wanted;
+    }
+
+    static JobState parseState(String text) {
+        try {
+            return JobState.valueOf(text.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("unknown job state '" + text + "'",
+                    "states: pending, running, completed, failed, cancelled, timeout, lost");
+        }
+    }
+}

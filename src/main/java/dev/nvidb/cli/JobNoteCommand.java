@@ -1,0 +1,63 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nvidb job note ID [TEXT] [--append TEXT] [--clear]}: read or edit your note on a job. */
+@Command(name = "note", description = "Read, replace, extend or clear your note on a job.")
+final class JobNoteCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(index = "0", paramLabel = "ID")
+    String id;
+    @Parameters(index = "1", arity = "0..1", paramLabel = "TEXT", description = "Replace the note with this text.")
+    String text;
+    @Option(names = "--append", paramLabel = "TEXT", description = "Add a line to the note.")
+    String append;
+    @Option(names = "--clear", description = "Remove the note.")
+    boolean clear;
+
+    JobNoteCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code job note --json}: the note after the change. */
+    record Noted(int schemaVersion, boolean ok, long id, String note) {
+    }
+
+    @Override
+    public Integer call() {
+        long jobId = JobIds.parse(id);
+        int edits = (text != null ? 1 : 0) + (append != null ? 1 : 0) + (clear ? 1 : 0);
+        if (edits > 1) {
+            throw new UsageException("give one of TEXT, --append TEXT or --clear");
+        }
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            if (text != null) {
+                queue.setNote(jobId, text);
+            } else if (append != null) {
+                queue.appendNote(jobId, append);
+            } else if (clear) {
+                queue.setNote(jobId, null);
+            }
+            String note = queue.getJob(jobId).job().note();
+            if (options.json) {
+                context.out().println(Json.write(new Noted(Json.SCHEMA_VERSION, true, jobId, note)));
+            } else if (edits == 0 && note != null) {
+                context.out().println(note);
+            }
+            return 0;
+        }
+    }
+}

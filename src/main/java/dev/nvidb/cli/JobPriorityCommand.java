@@ -1,0 +1,82 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.JobView;
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nvidb job priority ID [N|+N|-N] [--up N|--down N]}: set or adjust a priority, or move
+ * a pending job N places earlier or later in the dispatch order.
+ */
+@Command(name = "priority", description = "Set (5), adjust (+1, -2) or move (--up/--down N) a job's priority.")
+final class JobPriorityCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(index = "0", paramLabel = "ID")
+    String id;
+    @Parameters(index = "1", arity = "0..1", paramLabel = "N|+N|-N")
+    String value;
+    @Option(names = "--up", paramLabel = "N", description = "Move a pending job N places earlier.")
+    Integer up;
+    @Option(names = "--down", paramLabel = "N", description = "Move a pending job N places later.")
+    Integer down;
+
+    JobPriorityCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code job priority --json}: the priority after the change. */
+    record Priority(int schemaVersion, boolean ok, long id, int priority) {
+    }
+
+    @Override
+    public Integer call() {
+        long jobId = JobIds.parse(id);
+        int given = (value != null ? 1 : 0) + (up != null ? 1 : 0) + (down != null ? 1 : 0);
+        if (given > 1) {
+            throw new UsageException("give one of N, +N, -N, --up N or --down N");
+        }
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            JobView job = queue.getJob(jobId);
+            if (value != null) {
+                queue.setPriority(jobId, adjusted(job.job().priority(), value));
+            } else if (up != null || down != null) {
+                int places = up != null ? up : -down;
+                if (places == 0 || (up != null && up < 0) || (down != null && down < 0)) {
+                    throw new UsageException("--up and --down take a positive number of places");
+                }
+                queue.move(jobId, places);
+            }
+            int priority = queue.getJob(jobId).job().priority();
+            if (options.json) {
+                context.out().println(Json.write(new Priority(Json.SCHEMA_VERSION, true, jobId, priority)));
+            } else {
+                context.out().println(priority);
+            }
+            return 0;
+        }
+    }
+
+    static int adjusted(int current, String text) {
+        String trimmed = text.strip();
+        try {
+            if (trimmed.startsWith("+") || trimmed.startsWith("-")) {
+                return Math.addExact(current, Integer.parseInt(trimmed));
+            }
+            return Integer.parseInt(trimmed);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new UsageException("priority must be a number (5), or +N / -N to adjust, got '" + text + "'");
+        }
+    }
+}

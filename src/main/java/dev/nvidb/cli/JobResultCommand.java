@@ -1,0 +1,63 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nvidb job result ID [--set JSON]}: the job's result document, collected from its
+ * {@code result.json} or set by a client; how clients pass structured data to each other.
+ */
+@Command(name = "result", description = "Print a job's result document, or set it with --set.")
+final class JobResultCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(paramLabel = "ID")
+    String id;
+    @Option(names = "--set", paramLabel = "JSON", description = "Store this JSON object as the job's result.")
+    String set;
+
+    JobResultCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code job result --json}: the result document (null when there is none). */
+    record Result(int schemaVersion, boolean ok, long id, Object result) {
+    }
+
+    @Override
+    public Integer call() {
+        long jobId = JobIds.parse(id);
+        if (set != null && !Json.isObject(set)) {
+            throw new UsageException("--set takes one JSON object, e.g. '{\"loss\": 0.12}'");
+        }
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            if (set != null) {
+                queue.setResult(jobId, set);
+            } else {
+                wiring.refresh(queue, options, true);
+            }
+            String result = queue.getJob(jobId).job().result();
+            if (options.json) {
+                context.out().println(Json.write(new Result(Json.SCHEMA_VERSION, true, jobId, Json.parse(result))));
+                return 0;
+            }
+            if (result == null) {
+                context.err().println("job " + jobId + " has no result yet");
+                return 1;
+            }
+            context.out().println(result);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.JobView;
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.output.JobDetailText;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonJobs;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nvidb job show ID [--logs N]}: everything about one job. */
+@Command(name = "show", description = "Show one job in detail, optionally with the end of its output.")
+final class JobShowCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(paramLabel = "ID", description = "The job.")
+    String id;
+
+    @Option(names = "--logs", paramLabel = "N", description = "Also print the last N lines of stdout.")
+    Integer logs;
+
+    JobShowCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        long jobId = JobIds.parse(id);
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            queue.getJob(jobId);
+            wiring.refresh(queue, options, true);
+            JobView view = queue.getJob(jobId);
+            String tail = logs == null ? null : wiring.logs(queue).tail(view, false, logs);
+            if (options.json) {
+                context.out().println(Json.write(JsonJobs.one(Render.json(view), tail)));
+            } else {
+                context.out().print(JobDetailText.render(view.job(), view.pendingReason(), view.unverifiedSince(),
+                        Instant.now()));
+                if (tail != null) {
+                    context.out().println("--- last " + logs + " lines of stdout ---");
+                    context.out().print(tail.endsWith("\n") || tail.isEmpty() ? tail : tail + "\n");
+                }
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.JobView;
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.model.JobState;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Blocks until jobs end, ticking the queue meanwhile (rate-limited and lease-guarded, so many
+ * waiters make one round of SSH traffic). Exit code: 0 all completed, 1 any ended badly,
+ * 2 the wait timed out with a job still pending or running.
+ */
+final class JobWaiting {
+
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private JobWaiting() {
+    }
+
+    /** {@code job wait --json}: the jobs as they ended (or stand, after a timeout). */
+    record Waited(int schemaVersion, boolean ok, boolean timedOut, List<JsonJob> jobs) {
+    }
+
+    static int await(Context context, Wiring wiring, QueueService queue, QueueOptions options, List<Long> ids,
+                     Long timeoutSeconds, int logLines) {
+        Instant deadline = timeoutSeconds == null ? null : Instant.now().plusSeconds(timeoutSeconds);
+        List<JobView> jobs = views(queue, ids);
+        while (!allEnded(jobs)) {
+            if (deadline != null && Instant.now().isAfter(deadline)) {
+                return report(context, options, jobs, true);
+            }
+            pause();
+            if (!options.noTick) {
+                queue.tick(dev.nvidb.engine.TickMode.IF_DUE);
+            }
+            jobs = views(queue, ids);
+        }
+        return report(context, options, jobs, false);
+    }
+
+    private static List<JobView> views(QueueService queue, List<Long> ids) {
+        List<JobView> views = new ArrayList<>();
+        for (long id : ids) {
+            views.add(queue.getJob(id));
+        }
+        return views;
+    }
+
+    private static boolean allEnded(List<JobView> jobs) {
+        return jobs.stream().allMatch(job -> job.job().state().finished());
+    }
+
+    private static int report(Context context, QueueOptions options, List<JobView> jobs, boolean timedOut) {
+        boolean allCompleted = jobs.stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
+        int code = timedOut ? 2 : allCompleted ? 0 : 1;
+        if (options.json) {
+            context.out().println(Json.write(new Waited(Json.SCHEMA_VERSION, code == 0, timedOut,
+                    jobs.stream().map(Render::json).toList())));
+        } else {
+            for (JobView job : jobs) {
+                context.out().println(job.id() + " " + job.job().state().key()
+                        + (job.job().exitCode() == null ? "" : " exit " + job.job().exitCode()));
+            }
+            if (timedOut) {
+                context.err().println("nvidb: gave up waiting; the jobs above are still pending or running");
+            }
+        }
+        return code;
+    }
+
+    /** A pause between polls; the state lives in the database, written by other processes. */
+    private static void pause() {
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.nvidb.error.UsageException("interrupted while waiting");
+        }
+    }
+}

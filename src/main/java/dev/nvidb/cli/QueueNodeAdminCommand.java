@@ -1,0 +1,111 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.output.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nvidb queue drain|resume|ignore|unignore NODE}: stop or restart placements on a node
+ * (drain), or probing it at all (ignore). Each is a compare-and-set, so it never waits for a
+ * tick in progress.
+ */
+abstract class QueueNodeAdminCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(paramLabel = "NODE", description = "The node (exact name or unique prefix).")
+    String node;
+
+    QueueNodeAdminCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code --json}: the node, what was done, and whether anything changed. */
+    record Changed(int schemaVersion, boolean ok, String node, String action, boolean changed) {
+    }
+
+    abstract String action();
+
+    abstract boolean apply(QueueService queue, String node);
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            String name = queue.nodes().resolve(node);
+            boolean changed = apply(queue, name);
+            if (options.json) {
+                context.out().println(Json.write(new Changed(Json.SCHEMA_VERSION, true, name, action(), changed)));
+            } else {
+                context.err().println(name + ": " + action() + (changed ? "" : " (already)"));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "drain", description = "Stop placing new jobs on a node; running jobs keep running.")
+    static final class Drain extends QueueNodeAdminCommand {
+        Drain(Context context) {
+            super(context);
+        }
+
+        String action() {
+            return "drained";
+        }
+
+        boolean apply(QueueService queue, String node) {
+            return queue.drain(node, true);
+        }
+    }
+
+    @Command(name = "resume", description = "Place jobs on a drained node again.")
+    static final class Resume extends QueueNodeAdminCommand {
+        Resume(Context context) {
+            super(context);
+        }
+
+        String action() {
+            return "resumed";
+        }
+
+        boolean apply(QueueService queue, String node) {
+            return queue.drain(node, false);
+        }
+    }
+
+    @Command(name = "ignore", description = "Stop probing and scheduling a node, and hide it.")
+    static final class Ignore extends QueueNodeAdminCommand {
+        Ignore(Context context) {
+            super(context);
+        }
+
+        String action() {
+            return "ignored";
+        }
+
+        boolean apply(QueueService queue, String node) {
+            return queue.ignore(node, true);
+        }
+    }
+
+    @Command(name = "unignore", description = "Probe and schedule an ignored node again.")
+    static final class Unignore extends QueueNodeAdminCommand {
+        Unignore(Context context) {
+            super(context);
+        }
+
+        String action() {
+            return "unignored";
+        }
+
+        boolean apply(QueueService queue, String node) {
+            return queue.ignore(node, false);
+        }
+    }
+}

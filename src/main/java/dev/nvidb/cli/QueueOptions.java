@@ -1,0 +1,28 @@
+package dev.nvidb.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * Options every queue command takes: output and verbosity, whether to refresh the queue
+ * first, and which database to use.
+ */
+public final class QueueOptions {
+
+    @Option(names = "--json", description = "Print one JSON document on stdout.")
+    boolean json;
+
+    @Option(names = "--verbose", description = "Print stack traces and transport details on failure.")
+    boolean verbose;
+
+    @Option(names = "--tick", description = "Refresh the queue first even if it was refreshed moments ago.")
+    boolean tick;
+
+    @Option(names = "--no-tick", description = "Do not contact nodes: a pure read of the database.")
+    boolean noTick;
+
+    @Option(names = "--db-path", paramLabel = "FILE", description = "Use this queue database instead of $NVIDB_HOME/queue.db.")
+    String dbPath;
+
+    @Option(names = "--local", description = "Use this machine's queue even when queue.yml names a remote queue host.")
+    boolean local;
+}

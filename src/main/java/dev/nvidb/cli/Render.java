@@ -1,0 +1,43 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.JobView;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonJob;
+import dev.nvidb.output.JsonJobs;
+import dev.nvidb.output.JobText;
+import java.time.Instant;
+import java.util.List;
+
+/** Prints jobs for the job commands: JSON views or text tables, on the command's writers. */
+final class Render {
+
+    private Render() {
+    }
+
+    static JsonJob json(JobView view) {
+        return JsonJob.of(view.job(), view.pendingReason(), view.unverifiedSince(), Json.parse(view.job().result()));
+    }
+
+    static void submitted(Context context, boolean json, JobView view) {
+        if (json) {
+            context.out().println(Json.write(JsonJobs.one(json(view), null)));
+            return;
+        }
+        context.out().println(view.id());
+        String where = view.job().assignment() == null ? "pending: " + view.pendingReason()
+                : "running on " + view.job().assignment().node();
+        context.err().println("submitted job " + view.id() + " (" + view.job().spec().name() + "), " + where);
+    }
+
+    static void list(Context context, boolean json, List<JobView> views) {
+        if (json) {
+            context.out().println(Json.write(JsonJobs.many(views.stream().map(Render::json).toList())));
+            return;
+        }
+        Instant now = Instant.now();
+        List<JobText.Row> rows = views.stream().map(view -> new JobText.Row(view.job(),
+                JobText.info(view.job(), view.pendingReason(), view.unverifiedSince(), now),
+                view.unverifiedSince() != null)).toList();
+        context.out().print(JobText.table(rows, Terminal.width(context)));
+    }
+}

@@ -1,0 +1,103 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.agent.ProbeReply;
+import dev.nvidb.agent.ProcessSession;
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.scheduler.GpuCapacity;
+import dev.nvidb.scheduler.NodeCapacity;
+import dev.nvidb.store.StoredJob;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns what a node reported into what the scheduler plans with: per GPU, memory held by the
+ * queue's own jobs (a GPU process belongs to a job when it is in the session its wrapper
+ * leads) and by everything else. Memory the driver counts but no listed process explains is
+ * charged as foreign: the queue fails closed.
+ */
+final class Capacities {
+
+    private Capacities() {
+    }
+
+    /** The node's capacity from this tick's answer. */
+    static NodeCapacity answered(String node, ProbeReply reply, List<StoredJob> runningHere) {
+        Map<Long, Long> jobBySession = new HashMap<>();
+        for (StoredJob job : runningHere) {
+            if (job.process() != null) {
+                jobBySession.put(job.process().pid(), job.id());
+            }
+        }
+        List<GpuCapacity> gpus = new ArrayList<>();
+        for (GpuSnapshot gpu : reply.snapshot().gpus()) {
+            gpus.add(gpu(gpu, reply, jobBySession));
+        }
+        return NodeCapacity.answered(node, gpus);
+    }
+
+    /** What the job holds on each GPU of the reply, by job id then GPU index: for the measured figure. */
+    static Map<Long, Long> largestUse(ProbeReply reply, List<StoredJob> runningHere) {
+        Map<Long, Long> largest = new HashMap<>();
+        for (StoredJob job : runningHere) {
+            if (job.process() == null) {
+                continue;
+            }
+            for (GpuSnapshot gpu : reply.snapshot().gpus()) {
+                long held = 0;
+                for (GpuProcess process : gpu.processes()) {
+                    if (process.memMb() != null && sessionOf(reply, process) == job.process().pid()) {
+                        held += process.memMb();
+                    }
+                }
+                if (held > 0) {
+                    largest.merge(job.id(), held, Math::max);
+                }
+            }
+        }
+        return largest;
+    }
+
+    /** A node that did not answer: no capacity, but the GPU sizes last seen (so "never fits" stays decidable). */
+    static NodeCapacity notAnswering(String node, NodeSnapshot lastKnown) {
+        if (lastKnown == null) {
+            return NodeCapacity.neverAnswered(node);
+        }
+        List<GpuCapacity> gpus = new ArrayList<>();
+        for (GpuSnapshot gpu : lastKnown.gpus()) {
+            gpus.add(GpuCapacity.unknown(gpu.index(), gpu.uuid(), gpu.memTotalMb()));
+        }
+        return NodeCapacity.notAnswering(node, gpus);
+    }
+
+    private static GpuCapacity gpu(GpuSnapshot gpu, ProbeReply reply, Map<Long, Long> jobBySession) {
+        if (!gpu.healthy() || gpu.uuid() == null) {
+            return GpuCapacity.unknown(gpu.index(), gpu.uuid(), gpu.memTotalMb());
+        }
+        if (gpu.blind()) {
+            return GpuCapacity.blind(gpu.index(), gpu.uuid(), gpu.memTotalMb(), gpu.memUsedMb());
+        }
+        Map<Long, Long> jobUse = new HashMap<>();
+        long foreign = 0;
+        for (GpuProcess process : gpu.processes()) {
+            Long job = jobBySession.get(sessionOf(reply, process));
+            if (job != null) {
+                jobUse.merge(job, process.memMb(), Long::sum);
+            } else {
+                foreign += process.memMb();
+            }
+        }
+        long queue = jobUse.values().stream().mapToLong(Long::longValue).sum();
+        long unexplained = Math.max(0, gpu.memUsedMb() - queue);
+        return GpuCapacity.measured(gpu.index(), gpu.uuid(), gpu.memTotalMb(), gpu.memUsedMb(),
+                Math.max(foreign, unexplained), jobUse);
+    }
+
+    private static long sessionOf(ProbeReply reply, GpuProcess process) {
+        ProcessSession session = reply.sessions().get(process.pid());
+        return session == null ? -1 : session.sid();
+    }
+}

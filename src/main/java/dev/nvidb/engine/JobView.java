@@ -1,0 +1,20 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.model.Job;
+import java.time.Instant;
+
+/**
+ * A job as commands show it: the record plus what the last scheduler pass said about it and
+ * whether its node has stopped answering.
+ *
+ * @param job             the job
+ * @param pendingReason   why a pending job is not running yet (null for other states)
+ * @param unverifiedSince when its node stopped answering while it ran, or null
+ * @param jobDir          the current attempt's directory on the node ({@code ~} is the node's home), or null
+ */
+public record JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir) {
+
+    public long id() {
+        return job.id();
+    }
+}

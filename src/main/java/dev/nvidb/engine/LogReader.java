@@ -1,0 +1,69 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.error.NodeException;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.node.CommandResult;
+import dev.nvidb.node.Node;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * Reads a job's output where it lives, on its node: the last lines for {@code job show} and
+ * {@code job logs}, and, for {@code job logs -f}, the bytes after an offset, so following never
+ * repeats or skips a byte.
+ */
+public final class LogReader {
+
+    private final QueueService queue;
+    private final Duration timeout;
+
+    public LogReader(QueueService queue, Duration timeout) {
+        this.queue = queue;
+        this.timeout = timeout;
+    }
+
+    /** The last {@code lines} lines of the job's stdout (or stderr). */
+    public String tail(JobView job, boolean stderr, int lines) {
+        return text(run(job, "tail -n " + Math.max(0, lines) + " -- " + file(job, stderr) + " 2>/dev/null || true"));
+    }
+
+    /** One chunk of output starting at byte {@code offset}, at most {@code max} bytes. */
+    public Chunk read(JobView job, boolean stderr, long offset, int max) {
+        String command = "f=" + file(job, stderr) + "; [ -f \"$f\" ] && tail -c +" + (offset + 1) + " -- \"$f\" | head -c "
+                + max + " || true";
+        byte[] bytes = run(job, command).stdout();
+        return new Chunk(bytes, offset + bytes.length);
+    }
+
+    /** Bytes of output and the offset to read from next. */
+    public record Chunk(byte[] bytes, long nextOffset) {
+    }
+
+    private CommandResult run(JobView job, String command) {
+        if (job.jobDir() == null || job.job().assignment() == null) {
+            throw new UsageException("job " + job.id() + " has not run yet, so it has no output",
+                    "see 'nvidb job show " + job.id() + "' for why it waits");
+        }
+        Node node = queue.nodes().findNode(job.job().assignment().node()).orElseThrow(() -> new NodeException(
+                "job " + job.id() + " ran on " + job.job().assignment().node() + ", which is no longer configured"));
+        return node.shell().run(command, new byte[0], timeout);
+    }
+
+    /** The log file as a shell word: {@code ~/x} becomes {@code "$HOME"/'x'} so the node's home is used. */
+    static String file(JobView job, boolean stderr) {
+        String dir = job.jobDir();
+        String name = stderr ? "stderr.log" : "stdout.log";
+        if (dir.startsWith("~/")) {
+            return "\"$HOME\"/" + quote(dir.substring(2) + "/" + name);
+        }
+        return quote(dir + "/" + name);
+    }
+
+    private static String quote(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
+    private static String text(CommandResult result) {
+        return new String(result.stdout(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,19 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.agent.ProbeReply;
+import java.time.Duration;
+
+/**
+ * What one agent exec on one node gave: a reply, or why there is none.
+ *
+ * @param node    the node
+ * @param reply   the parsed reply, or null when the node did not answer
+ * @param failure why there is no reply (unreachable, timeout, agent crash), or null
+ * @param elapsed how long the exec took
+ */
+record NodeAnswer(String node, ProbeReply reply, String failure, Duration elapsed) {
+
+    boolean answered() {
+        return reply != null;
+    }
+}

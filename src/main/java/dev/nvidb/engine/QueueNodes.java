@@ -1,0 +1,86 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.config.QueueConfig;
+import dev.nvidb.config.ServerConfig;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.node.Node;
+import dev.nvidb.node.NodeDirectory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The nodes the queue schedules onto, from queue.yml (or config.yml): the servers, plus this
+ * machine when {@code include_local} is set, or this machine alone when no server is
+ * configured. Shells are opened lazily, so a command that only reads the database never
+ * starts SSH.
+ */
+public final class QueueNodes {
+
+    private final List<String> names;
+    private final Map<String, ServerConfig> servers;
+    private final String localName;
+    private final Supplier<NodeDirectory> directory;
+    private List<Node> nodes;
+
+    public QueueNodes(NvidbConfig config, Supplier<NodeDirectory> directory, String defaultLocalName) {
+        QueueConfig queue = config.queue();
+        boolean local = queue.includeLocal() || !config.hasQueueServers();
+        this.localName = local ? (queue.localNodeName() != null ? queue.localNodeName() : defaultLocalName) : null;
+        this.servers = new java.util.LinkedHashMap<>();
+        config.queueServers().forEach(server -> servers.put(server.name(), server));
+        List<String> all = new ArrayList<>();
+        if (localName != null) {
+            all.add(localName);
+        }
+        all.addAll(servers.keySet());
+        this.names = List.copyOf(all);
+        this.directory = directory;
+    }
+
+    /** Every node name, the local node first. */
+    public List<String> names() {
+        return names;
+    }
+
+    /** The placement allowlist of a node: null for all GPUs. */
+    public List<Integer> allowedGpus(String name) {
+        ServerConfig server = servers.get(name);
+        return server == null ? null : server.gpus();
+    }
+
+    /** The nodes with their shells (opened on first call). */
+    public synchronized List<Node> nodes() {
+        if (nodes == null) {
+            nodes = directory.get().nodes(localName != null, localName, List.copyOf(servers.values()));
+        }
+        return nodes;
+    }
+
+    public Optional<Node> findNode(String name) {
+        return nodes().stream().filter(node -> node.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The node a user meant by {@code typed}: an exact name, else the only name it starts.
+     * Anything else is a usage error listing the nodes.
+     */
+    public String resolve(String typed) {
+        if (names.contains(typed)) {
+            return typed;
+        }
+        List<String> matches = names.stream().filter(name -> name.startsWith(typed)).toList();
+        if (matches.size() == 1) {
+            return matches.get(0);
+        }
+        String known = String.join(", ", names);
+        if (matches.isEmpty()) {
+            throw new UsageException("no node named '" + typed + "'", "queue nodes: " + known);
+        }
+        throw new UsageException("'" + typed + "' matches several nodes: " + String.join(", ", matches),
+                "type more of the name");
+    }
+}

@@ -1,0 +1,166 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.error.UsageException;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobSpec;
+import dev.nvidb.model.JobState;
+import dev.nvidb.store.Database;
+import dev.nvidb.store.Event;
+import dev.nvidb.store.EventStore;
+import dev.nvidb.store.JobAnnotations;
+import dev.nvidb.store.JobFilter;
+import dev.nvidb.store.JobStore;
+import dev.nvidb.store.NodeStore;
+import dev.nvidb.store.StoredJob;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the queue commands call: submit, read, annotate and administer jobs and nodes, and run
+ * the tick. Every change is a compare-and-set in the store, so none of these calls fails
+ * because another client is ticking.
+ */
+public final class QueueService implements AutoCloseable {
+
+    private final Database database;
+    private final QueueNodes nodes;
+    private final Clock clock;
+    private final TickSettings settings;
+    private final JobStore jobs;
+    private final JobAnnotations annotations;
+    private final EventStore events;
+    private final NodeStore nodeStore;
+    private final PendingReasons reasons;
+
+    public QueueService(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
+        this.database = database;
+        this.nodes = nodes;
+        this.clock = clock;
+        this.settings = settings;
+        this.jobs = new JobStore(database);
+        this.annotations = new JobAnnotations(database);
+        this.events = new EventStore(database);
+        this.nodeStore = new NodeStore(database);
+        this.reasons = new PendingReasons(database);
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public QueueNodes nodes() {
+        return nodes;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Records a new pending job and returns its id. */
+    public long submit(SubmitRequest request) {
+        JobSpec spec = Submission.spec(request, nodes);
+        return jobs.insert(spec, request.priority(), request.note(), clock.instant());
+    }
+
+    /** The job, or a usage error saying there is no such job. */
+    public JobView getJob(long id) {
+        StoredJob stored = jobs.findJob(id).orElseThrow(() -> new UsageException("no job " + id,
+                "see 'nvidb job ls' for the ids the queue knows"));
+        return view(stored, reasons.read());
+    }
+
+    /** Jobs matching {@code filter}, in id order. */
+    public List<JobView> listJobs(JobFilter filter) {
+        Map<Long, String> pending = reasons.read();
+        return jobs.listJobs(filter).stream().map(stored -> view(stored, pending)).toList();
+    }
+
+    private static JobView view(StoredJob stored, Map<Long, String> pending) {
+        Job job = stored.job();
+        String reason = job.state() == JobState.PENDING
+                ? pending.getOrDefault(job.id(), "waiting for the next scheduler pass") : null;
+        return new JobView(job, reason, stored.unverifiedSince(), stored.jobDir());
+    }
+
+    /** Replaces the note (null clears it). */
+    public void setNote(long id, String note) {
+        getJob(id);
+        annotations.setNote(id, note);
+    }
+
+    /** Appends a line to the note. */
+    public void appendNote(long id, String line) {
+        getJob(id);
+        annotations.appendNote(id, line);
+    }
+
+    /** Stores a result document for the job (JSON text, already validated). */
+    public void setResult(long id, String json) {
+        getJob(id);
+        annotations.setResult(id, json);
+    }
+
+    /** Sets the priority of a job. */
+    public void setPriority(long id, int priority) {
+        getJob(id);
+        annotations.setPriority(id, priority, clock.instant());
+    }
+
+    /**
+     * Moves a pending job {@code places} earlier (positive) or later (negative) in dispatch
+     * order by giving it a priority just above (below) the job it is to pass last. Returns the
+     * new priority.
+     */
+    public int move(long id, int places) {
+        JobView job = getJob(id);
+        if (job.job().state() != JobState.PENDING) {
+            throw new UsageException("job " + id + " is " + job.job().state().key() + "; only pending jobs can be moved",
+                    "set its priority instead: nvidb job priority " + id + " N");
+        }
+        List<Job> order = jobs.listJobs(JobFilter.inStates(JobState.PENDING)).stream().map(StoredJob::job)
+                .sorted(java.util.Comparator.comparingInt(Job::priority).reversed().thenComparingLong(Job::id))
+                .toList();
+        int index = order.indexOf(order.stream().filter(other -> other.id() == id).findFirst().orElseThrow());
+        int target = Math.max(0, Math.min(order.size() - 1, index - places));
+        if (target == index) {
+            return job.job().priority();
+        }
+        int priority = places > 0 ? order.get(target).priority() + 1 : order.get(target).priority() - 1;
+        annotations.setPriority(id, priority, clock.instant());
+        return priority;
+    }
+
+    /** Forgets finished jobs in {@code states}; returns the ids removed. */
+    public List<Long> purge(Set<JobState> states) {
+        return jobs.purge(states, clock.instant());
+    }
+
+    /** The event log after {@code cursor}, optionally for one job. */
+    public List<Event> events(long cursor, Long jobId, int limit) {
+        return events.listSince(cursor, jobId, limit);
+    }
+
+    /** Stops or restarts placements on a node; returns whether anything changed. */
+    public boolean drain(String typed, boolean drain) {
+        String name = nodes.resolve(typed);
+        return drain ? nodeStore.drain(name, clock.instant()) : nodeStore.resume(name, clock.instant());
+    }
+
+    /** Stops or restarts probing and scheduling a node; returns whether anything changed. */
+    public boolean ignore(String typed, boolean ignore) {
+        String name = nodes.resolve(typed);
+        return ignore ? nodeStore.ignore(name, clock.instant()) : nodeStore.unignore(name, clock.instant());
+    }
+
+    /** Brings the queue up to date: probe, settle, plan, launch (see {@link Tick}). */
+    public void tick(TickMode mode) {
+        // The tick arrives in the next commit.
+    }
+
+    @Override
+    public void close() {
+        database.close();
+    }
+}

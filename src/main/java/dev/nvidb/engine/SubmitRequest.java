@@ -1,0 +1,49 @@
+package dev.nvidb.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything {@code nvidb job submit} was given, already parsed but not yet checked against
+ * the queue (dependencies exist, the node is known): {@link Submission} does that.
+ *
+ * @param name           the job's name, or null to derive it from the command
+ * @param command        the command line to run on the node
+ * @param gpus           GPUs wanted on one node (0: CPU only)
+ * @param vramMb         MiB per GPU
+ * @param node           the node as typed (exact name or a unique prefix), or null for any
+ * @param workdir        where to run, as typed ({@code ~} is the node's home), or null
+ * @param environment    extra variables, in the order given
+ * @param priority       higher goes first
+ * @param after          jobs that must complete first
+ * @param afterAny       jobs that must end (any way) first
+ * @param timeoutSeconds limit once running, or null
+ * @param retries        restarts allowed when the process vanishes
+ * @param tags           labels
+ * @param note           the user's note, or null
+ * @param submitter      {@code user@host} of the client
+ */
+public record SubmitRequest(
+        String name,
+        String command,
+        int gpus,
+        long vramMb,
+        String node,
+        String workdir,
+        Map<String, String> environment,
+        int priority,
+        List<Long> after,
+        List<Long> afterAny,
+        Long timeoutSeconds,
+        int retries,
+        List<String> tags,
+        String note,
+        String submitter) {
+
+    public SubmitRequest {
+        environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
+        after = List.copyOf(after);
+        afterAny = List.copyOf(afterAny);
+        tags = List.copyOf(tags);
+    }
+}

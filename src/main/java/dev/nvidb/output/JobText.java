@@ -1,0 +1,84 @@
+package dev.nvidb.output;
+
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Plain-text renderings of jobs: the {@code job ls} table (fits 80 columns: the last column,
+ * what is happening, is cut to the width) and the {@code job show} detail block. Pure.
+ */
+public final class JobText {
+
+    private static final String HEADER = String.format(Locale.ROOT, "%5s  %-14s %-9s %-10s %-5s %6s %4s  %s",
+            "ID", "NAME", "STATE", "NODE", "GPUS", "VRAM", "PRI", "INFO");
+
+    private JobText() {
+    }
+
+    /** One row per job, after a header; {@code info} gives what the INFO column says for a job. */
+    public static String table(List<Row> rows, int width) {
+        StringBuilder out = new StringBuilder(HEADER).append('\n');
+        for (Row row : rows) {
+            Job job = row.job();
+            String node = job.assignment() == null ? (job.spec().node() == null ? "-" : "(" + job.spec().node() + ")")
+                    : job.assignment().node();
+            String gpus = job.assignment() == null || job.assignment().gpuIds().isEmpty()
+                    ? String.valueOf(job.spec().gpus())
+                    : job.assignment().gpuIds().stream().map(String::valueOf).collect(Collectors.joining(","));
+            String line = String.format(Locale.ROOT, "%5d  %-14s %-9s %-10s %-5s %6s %4d  %s", job.id(),
+                    Units.fit(job.spec().name(), 14), state(row), Units.fit(node, 10), Units.fit(gpus, 5),
+                    job.spec().vramMb() == 0 ? "-" : Units.mebibytes(job.spec().vramMb()), job.priority(),
+                    row.info() == null ? "" : row.info());
+            out.append(Units.fit(line, width)).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** A job row and what its INFO column says (pending reason, progress, error). */
+    public record Row(Job job, String info, boolean unverified) {
+    }
+
+    private static String state(Row row) {
+        if (row.job().held()) {
+            return "held";
+        }
+        return row.unverified() ? "running?" : row.job().state().key();
+    }
+
+    /** What a job's INFO column says: why it waits, how far it got, or how it ended. */
+    public static String info(Job job, String pendingReason, Instant unverifiedSince, Instant now) {
+        if (job.state() == JobState.PENDING) {
+            return job.held() ? "held: " + job.holdReason() : pendingReason;
+        }
+        if (unverifiedSince != null) {
+            return "unverified: node not answering since " + ago(unverifiedSince, now);
+        }
+        if (job.state() == JobState.RUNNING) {
+            String running = "running " + ago(job.startedAt(), now);
+            return job.progress() == null ? running : running + " · " + job.progress();
+        }
+        String ended = job.state() == JobState.COMPLETED ? "exit 0"
+                : job.exitCode() != null ? "exit " + job.exitCode() : job.lastError();
+        return job.progress() == null ? ended : ended + " · " + job.progress();
+    }
+
+    /** "42s", "5m", "3h", "2d": how long ago, roughly. */
+    public static String ago(Instant then, Instant now) {
+        if (then == null) {
+            return "-";
+        }
+        long seconds = Math.max(0, Duration.between(then, now).getSeconds());
+        if (seconds < 120) {
+            return seconds + "s";
+        }
+        if (seconds < 7200) {
+            return seconds / 60 + "m";
+        }
+        return seconds < 172800 ? seconds / 3600 + "h" : seconds / 86400 + "d";
+    }
+}

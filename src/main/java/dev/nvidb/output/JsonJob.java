@@ -1,0 +1,70 @@
+package dev.nvidb.output;
+
+import dev.nvidb.model.Dependency;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobSpec;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One job in every JSON document. Times are seconds since the epoch (with milliseconds);
+ * {@code result} is the job's result document itself, not a string. Environment values stay
+ * out (they may hold secrets): {@code env_names} lists the variables set.
+ */
+public record JsonJob(
+        long id,
+        String name,
+        String state,
+        String command,
+        String node,
+        List<Integer> gpuIds,
+        int gpus,
+        long vramMb,
+        int priority,
+        List<Long> dependsOn,
+        List<Long> dependsOnAny,
+        String submitter,
+        Double createdAt,
+        Double startedAt,
+        Double finishedAt,
+        Integer exitCode,
+        int attempt,
+        int maxRetries,
+        String lastError,
+        String notes,
+        String progress,
+        Object result,
+        boolean held,
+        String pendingReason,
+        Double unverifiedSince,
+        String requestedNode,
+        String workdir,
+        List<String> envNames,
+        Long timeoutS,
+        List<String> tags) {
+
+    /**
+     * @param job             the job
+     * @param pendingReason   why a pending job is not running yet, or null
+     * @param unverifiedSince when its node stopped answering while it ran, or null
+     * @param result          the parsed result document, or null
+     */
+    public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result) {
+        JobSpec spec = job.spec();
+        List<Long> after = spec.dependencies().stream().filter(Dependency::needsSuccess).map(Dependency::jobId).toList();
+        List<Long> afterAny = spec.dependencies().stream().filter(d -> !d.needsSuccess()).map(Dependency::jobId).toList();
+        List<Integer> gpuIds = job.assignment() == null ? List.of() : job.assignment().gpuIds();
+        String node = job.assignment() == null ? null : job.assignment().node();
+        String reason = job.held() ? "held: " + job.holdReason() : pendingReason;
+        return new JsonJob(job.id(), spec.name(), job.state().key(), spec.command(), node, gpuIds, spec.gpus(),
+                spec.vramMb(), job.priority(), after, afterAny, spec.submitter(), seconds(job.createdAt()),
+                seconds(job.startedAt()), seconds(job.finishedAt()), job.exitCode(), job.attempt(), spec.maxRetries(),
+                job.lastError(), job.note(), job.progress(), result, job.held(),
+                job.state() == dev.nvidb.model.JobState.PENDING ? reason : null, seconds(unverifiedSince), spec.node(),
+                spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags());
+    }
+
+    static Double seconds(Instant instant) {
+        return instant == null ? null : instant.toEpochMilli() / 1000.0;
+    }
+}
