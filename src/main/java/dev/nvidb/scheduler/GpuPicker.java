@@ -1,0 +1,137 @@
+package dev.nvidb.scheduler;
+
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobSpec;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Chooses GPUs for a job: one node, {@code gpus} GPUs that each fit. Spread takes the
+ * emptiest fitting GPUs (and, for several GPUs, the node whose chosen set has the most
+ * free memory); pack takes the fullest that still fit. Ties go to the earlier node in
+ * the input, then the lower GPU index, so the same input always gives the same choice.
+ */
+final class GpuPicker {
+
+    private final SchedulingPolicy policy;
+    /** GPUs that take jobs this tick, and how many of them are kept for blocked jobs so far. */
+    private final int targets;
+    private int kept;
+    /** GPUs with a free job slot first, then the most free memory, then the lower index. */
+    private final Comparator<GpuSlot> closestFirst;
+    private final Comparator<GpuSlot> fullestFirst = Comparator.comparingLong((GpuSlot slot) -> slot.freeMb)
+            .thenComparingInt(slot -> slot.gpu.index());
+    private final Comparator<GpuSlot> emptiestFirst = Comparator.comparingLong((GpuSlot slot) -> -slot.freeMb)
+            .thenComparingInt(slot -> slot.gpu.index());
+
+    GpuPicker(SchedulingPolicy policy, int targets) {
+        this.policy = policy;
+        this.targets = targets;
+        this.closestFirst = Comparator.comparing((GpuSlot slot) -> !slot.hasJobSlot(policy.maxJobsPerGpu()))
+                .thenComparing(Comparator.comparingLong((GpuSlot slot) -> slot.freeMb).reversed())
+                .thenComparingInt(slot -> slot.gpu.index());
+    }
+
+    /** How many GPUs are kept for blocked jobs so far (only grows during a plan). */
+    int keptCount() {
+        return kept;
+    }
+
+    /** The GPUs to give the job now, or empty when none fit; {@code respectKept} honours GPUs kept for earlier jobs. */
+    Optional<List<GpuSlot>> pick(JobSpec spec, List<ClusterNode> nodes, boolean respectKept) {
+        if (spec.gpus() == 1) {
+            return pickOne(spec.vramMb(), nodes, respectKept).map(List::of);
+        }
+        List<GpuSlot> best = null;
+        long bestFree = 0;
+        for (ClusterNode node : nodes) {
+            if (node.slots.size() < spec.gpus() || node.maxTargetFreeMb < spec.vramMb()) {
+                continue;
+            }
+            List<GpuSlot> fitting = new ArrayList<>(node.slots.size());
+            for (GpuSlot slot : node.slots) {
+                if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept)) {
+                    fitting.add(slot);
+                }
+            }
+            if (fitting.size() < spec.gpus()) {
+                continue;
+            }
+            List<GpuSlot> chosen = preferred(fitting, spec.gpus());
+            long free = chosen.stream().mapToLong(slot -> slot.freeMb).sum();
+            if (best == null || better(free, bestFree)) {
+                best = chosen;
+                bestFree = free;
+            }
+        }
+        return Optional.ofNullable(best).map(GpuPicker::byIndex);
+    }
+
+    /** The one-GPU case without building per-node lists: the common job, kept cheap for big queues. */
+    private Optional<GpuSlot> pickOne(long vramMb, List<ClusterNode> nodes, boolean respectKept) {
+        GpuSlot best = null;
+        for (ClusterNode node : nodes) {
+            if (node.maxTargetFreeMb < vramMb) {
+                continue; // no GPU here has room: skip its slots
+            }
+            for (GpuSlot slot : node.slots) {
+                if (slot.fits(vramMb, policy.maxJobsPerGpu(), respectKept)
+                        && (best == null || better(slot.freeMb, best.freeMb))) {
+                    best = slot;
+                }
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /**
+     * Keeps GPUs for a job that fits nowhere now, so later (lower-ranked) jobs cannot take
+     * the memory it is waiting for: on the node with the most open GPUs large enough for it
+     * (up to the number it needs; then the most free memory), the GPUs closest to fitting it.
+     * GPUs too small for it ever, and GPUs already kept for an earlier job, are left alone.
+     */
+    void keep(Job job, List<ClusterNode> nodes) {
+        if (kept == targets) {
+            return; // every GPU is already kept: nothing left to protect
+        }
+        JobSpec spec = job.spec();
+        List<GpuSlot> best = List.of();
+        long bestFree = Long.MIN_VALUE;
+        for (ClusterNode node : nodes) {
+            List<GpuSlot> open = new ArrayList<>();
+            for (GpuSlot slot : node.slots) {
+                if (slot.target && slot.keptFor == null && slot.couldEverHold(spec.vramMb(), policy.headroomMb())) {
+                    open.add(slot);
+                }
+            }
+            if (open.isEmpty() || open.size() < best.size()) {
+                continue;
+            }
+            open.sort(closestFirst);
+            List<GpuSlot> chosen = open.subList(0, Math.min(spec.gpus(), open.size()));
+            long free = chosen.stream().mapToLong(slot -> slot.freeMb).sum();
+            if (chosen.size() > best.size() || chosen.size() == best.size() && free > bestFree) {
+                best = chosen;
+                bestFree = free;
+            }
+        }
+        best.forEach(slot -> slot.keptFor = job);
+        kept += best.size();
+    }
+
+    private List<GpuSlot> preferred(List<GpuSlot> fitting, int count) {
+        fitting.sort(policy.placement() == PlacementMode.PACK ? fullestFirst : emptiestFirst);
+        return List.copyOf(fitting.subList(0, count));
+    }
+
+    private boolean better(long free, long bestFree) {
+        return policy.placement() == PlacementMode.PACK ? free < bestFree : free > bestFree;
+    }
+
+
+    private static List<GpuSlot> byIndex(List<GpuSlot> slots) {
+        return slots.stream().sorted(Comparator.comparingInt(slot -> slot.gpu.index())).toList();
+    }
+}

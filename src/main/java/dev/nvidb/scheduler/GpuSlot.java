@@ -1,0 +1,53 @@
+package dev.nvidb.scheduler;
+
+import dev.nvidb.model.Job;
+
+/**
+ * One GPU during one planning pass: its budget, shrinking as this plan places jobs on it, and
+ * the blocked job it is kept for, if any. Mutable, and never seen outside the scheduler.
+ */
+final class GpuSlot {
+
+    final ClusterNode node;
+    final GpuCapacity gpu;
+    /** True when new jobs may go here: node takes jobs, GPU allowlisted, state known. */
+    final boolean target;
+    long freeMb;
+    int jobCount;
+    /** The earlier job that could not fit anywhere and keeps this GPU, or null. */
+    Job keptFor;
+
+    GpuSlot(ClusterNode node, GpuCapacity gpu, GpuBudget budget) {
+        this.node = node;
+        this.gpu = gpu;
+        this.target = budget != null && node.capacity.takesJobs() && node.capacity.allows(gpu.index());
+        this.freeMb = budget == null ? 0 : budget.freeMb();
+        this.jobCount = budget == null ? 0 : budget.jobCount();
+    }
+
+    /** True when the card is large enough for {@code vramMb} at all (whatever runs on it now). */
+    boolean couldEverHold(long vramMb, long headroomMb) {
+        return gpu.totalMb() != null && gpu.totalMb() - headroomMb >= vramMb;
+    }
+
+    /** True when another queue job may share this GPU under {@code maxJobsPerGpu} (0 = no limit). */
+    boolean hasJobSlot(int maxJobsPerGpu) {
+        return maxJobsPerGpu == 0 || jobCount < maxJobsPerGpu;
+    }
+
+    /** True when a job reserving {@code vramMb} may be placed here now. */
+    boolean fits(long vramMb, int maxJobsPerGpu, boolean respectKept) {
+        return target && freeMb >= vramMb && hasJobSlot(maxJobsPerGpu) && !(respectKept && keptFor != null);
+    }
+
+    /** Charges a placed job's reservation (its measured use is still zero). */
+    void take(long vramMb) {
+        freeMb -= vramMb;
+        jobCount++;
+    }
+
+    /** "gpu-a GPU1", as reasons name a GPU. */
+    String label() {
+        return node.name() + " GPU" + gpu.index();
+    }
+}

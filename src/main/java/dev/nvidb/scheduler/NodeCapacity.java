@@ -1,0 +1,72 @@
+package dev.nvidb.scheduler;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One queue node as the scheduler sees it this tick. Only an {@link NodeStatus#ANSWERED},
+ * undrained node takes new jobs; the others still count when deciding whether a job could
+ * ever run (a drain or an outage is temporary).
+ *
+ * @param name         the node's name, as {@code --node} spells it
+ * @param status       answered this tick, not answering (GPUs = last known inventory), or never answered
+ * @param drained      no new placements; jobs already there are unaffected
+ * @param gpuAllowlist GPU indices open to queue placements: null = all, empty = none (CPU jobs only)
+ * @param gpus         the node's GPUs (every GPU it has, allowlisted or not)
+ */
+public record NodeCapacity(String name, NodeStatus status, boolean drained, List<Integer> gpuAllowlist,
+                           List<GpuCapacity> gpus) {
+
+    public NodeCapacity {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(status, "status");
+        gpuAllowlist = gpuAllowlist == null ? null : List.copyOf(gpuAllowlist);
+        gpus = List.copyOf(gpus);
+        if (status == NodeStatus.NEVER_ANSWERED && !gpus.isEmpty()) {
+            throw new IllegalArgumentException("node " + name + " never answered, so it has no known GPUs");
+        }
+        Set<Integer> seen = new HashSet<>();
+        for (GpuCapacity gpu : gpus) {
+            if (!seen.add(gpu.index())) {
+                throw new IllegalArgumentException("node " + name + " lists GPU " + gpu.index() + " twice");
+            }
+        }
+    }
+
+    /** A node that answered this tick with these GPUs, open to placements on all of them. */
+    public static NodeCapacity answered(String name, List<GpuCapacity> gpus) {
+        return new NodeCapacity(name, NodeStatus.ANSWERED, false, null, gpus);
+    }
+
+    /** A node that did not answer this tick; {@code lastKnownGpus} is its inventory when last seen. */
+    public static NodeCapacity notAnswering(String name, List<GpuCapacity> lastKnownGpus) {
+        return new NodeCapacity(name, NodeStatus.NOT_ANSWERING, false, null, lastKnownGpus);
+    }
+
+    /** A node that has never answered: nothing is known about its GPUs. */
+    public static NodeCapacity neverAnswered(String name) {
+        return new NodeCapacity(name, NodeStatus.NEVER_ANSWERED, false, null, List.of());
+    }
+
+    /** The same node, drained. */
+    public NodeCapacity asDrained() {
+        return new NodeCapacity(name, status, true, gpuAllowlist, gpus);
+    }
+
+    /** The same node with another allowlist (null = all GPUs). */
+    public NodeCapacity withGpuAllowlist(List<Integer> allowlist) {
+        return new NodeCapacity(name, status, drained, allowlist, gpus);
+    }
+
+    /** True when new jobs may be placed here this tick. */
+    public boolean takesJobs() {
+        return status == NodeStatus.ANSWERED && !drained;
+    }
+
+    /** True when the allowlist opens GPU {@code index} to queue placements. */
+    public boolean allows(int index) {
+        return gpuAllowlist == null || gpuAllowlist.contains(index);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.nvidb.scheduler;
+
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobSpec;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The sentences that say why a pending job was not placed: short, specific, and naming the
+ * node, GPU or job a user can act on ("waiting for 20480 MiB on 1 GPU (best: gpu-a GPU1 has
+ * 11264 MiB free)").
+ */
+final class PendingReasons {
+
+    private static final int NAMED_NODES = 3;
+
+    private final SchedulingPolicy policy;
+
+    PendingReasons(SchedulingPolicy policy) {
+        this.policy = policy;
+    }
+
+    static String held(Job job) {
+        return "held: " + job.holdReason();
+    }
+
+    static String notAQueueNode(String name) {
+        return "node " + name + " is not a queue node (not configured, or ignored)";
+    }
+
+    static String noNodes() {
+        return "no queue nodes are configured";
+    }
+
+    /** None of {@code nodes} takes jobs now: they are drained or not answering. */
+    static String unavailable(List<ClusterNode> nodes) {
+        if (nodes.size() == 1) {
+            return "node " + nodes.get(0).name() + " is " + whyNot(nodes.get(0));
+        }
+        return "no node that could run it takes jobs now: " + named(nodes);
+    }
+
+    /** A GPU job fits on no node that takes jobs; {@code elsewhere}: nodes that could hold it but take none now. */
+    String gpuWait(JobSpec spec, List<ClusterNode> usable, List<ClusterNode> elsewhere) {
+        String detail = spec.gpus() == 1 ? oneGpuDetail(spec, usable) : multiGpuDetail(spec, usable);
+        String others = elsewhere.isEmpty() ? "" : "; " + named(elsewhere);
+        return "waiting for " + need(spec) + " (" + detail + others + ")";
+    }
+
+    /** The job would fit, but only on GPUs kept for an earlier job that fits nowhere yet. */
+    static String behind(Job job, List<GpuSlot> wanted) {
+        GpuSlot kept = wanted.stream().filter(slot -> slot.keptFor != null).findFirst().orElseThrow();
+        Job owner = kept.keptFor;
+        String rank = owner.priority() > job.priority() ? "higher-priority job " : "job ";
+        return "behind " + rank + owner.id() + " (" + kept.label() + " is kept for it)";
+    }
+
+    /** A CPU-only job found every node that takes jobs at its CPU job limit. */
+    String cpuWait(List<ClusterNode> usable) {
+        int max = policy.maxCpuJobsPerNode();
+        if (usable.size() == 1) {
+            ClusterNode node = usable.get(0);
+            return "waiting for a CPU slot on " + node.name() + " (" + node.cpuJobs + " of " + max + " in use)";
+        }
+        return "waiting for a CPU slot (all " + usable.size() + " nodes taking jobs have "
+                + max + " of " + max + " in use)";
+    }
+
+    private String oneGpuDetail(JobSpec spec, List<ClusterNode> usable) {
+        List<GpuSlot> capable = capable(spec, usable);
+        if (capable.isEmpty()) {
+            return unknownStateDetail(spec, usable);
+        }
+        Optional<GpuSlot> best = capable.stream().filter(slot -> slot.hasJobSlot(policy.maxJobsPerGpu()))
+                .max(Comparator.comparingLong((GpuSlot slot) -> slot.freeMb).thenComparing(PendingReasons::earlierFirst));
+        if (best.isEmpty()) {
+            return slotsFull();
+        }
+        return "best: " + best.get().label() + " has " + Math.max(0, best.get().freeMb) + " MiB free";
+    }
+
+    private String multiGpuDetail(JobSpec spec, List<ClusterNode> usable) {
+        List<GpuSlot> capable = capable(spec, usable);
+        if (capable.isEmpty()) {
+            return unknownStateDetail(spec, usable);
+        }
+        if (capable.stream().noneMatch(slot -> slot.hasJobSlot(policy.maxJobsPerGpu()))) {
+            return slotsFull();
+        }
+        ClusterNode best = null;
+        long bestCount = -1;
+        for (ClusterNode node : usable) {
+            long count = node.slots.stream().filter(slot -> slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), false)).count();
+            if (count > bestCount) {
+                best = node;
+                bestCount = count;
+            }
+        }
+        return best.name() + " has " + bestCount + (spec.vramMb() == 0 ? " with room" : "");
+    }
+
+    /** Target GPUs large enough for the job, on nodes that take jobs. */
+    private List<GpuSlot> capable(JobSpec spec, List<ClusterNode> usable) {
+        List<GpuSlot> capable = new ArrayList<>();
+        for (ClusterNode node : usable) {
+            for (GpuSlot slot : node.slots) {
+                if (slot.target && slot.couldEverHold(spec.vramMb(), policy.headroomMb())) {
+                    capable.add(slot);
+                }
+            }
+        }
+        return capable;
+    }
+
+    private String unknownStateDetail(JobSpec spec, List<ClusterNode> usable) {
+        List<String> unknown = usable.stream().flatMap(node -> node.offered().stream())
+                .filter(slot -> !slot.gpu.state().known()).map(GpuSlot::label).limit(NAMED_NODES).toList();
+        return unknown.isEmpty()
+                ? "no GPU that could hold it is open now"
+                : "no GPU that could hold it reports its state: " + String.join(", ", unknown) + " unknown";
+    }
+
+    private String slotsFull() {
+        return "every GPU that could hold it has " + policy.maxJobsPerGpu() + " jobs, the max_jobs_per_gpu";
+    }
+
+    private static String need(JobSpec spec) {
+        if (spec.gpus() == 1) {
+            return spec.vramMb() > 0 ? spec.vramMb() + " MiB on 1 GPU" : "1 GPU";
+        }
+        return spec.gpus() + " GPUs" + (spec.vramMb() > 0 ? " with " + spec.vramMb() + " MiB each" : "") + " on one node";
+    }
+
+    private static String named(List<ClusterNode> nodes) {
+        List<String> parts = nodes.stream().limit(NAMED_NODES).map(node -> node.name() + " " + whyNot(node)).toList();
+        String more = nodes.size() > NAMED_NODES ? " and " + (nodes.size() - NAMED_NODES) + " more" : "";
+        return String.join(", ", parts) + more;
+    }
+
+    private static String whyNot(ClusterNode node) {
+        return node.capacity.drained() ? "drained" : "not answering";
+    }
+
+    /** For max(): among equals, the earlier node and lower index compare greater, so they win. */
+    private static int earlierFirst(GpuSlot left, GpuSlot right) {
+        int byNode = Integer.compare(right.node.order, left.node.order);
+        return byNode != 0 ? byNode : Integer.compare(right.gpu.index(), left.gpu.index());
+    }
+}

@@ -1,0 +1,49 @@
+package dev.nvidb.scheduler;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What one tick should do, decided by {@link Scheduler#plan}. Every pending job of the input
+ * appears in exactly one of {@link #placements()}, {@link #pendingReasons()},
+ * {@link #unschedulable()} and {@link #dependencyFailed()}. Maps are ordered by job id.
+ *
+ * @param placements       jobs to start now, in the order they were decided (priority, then id)
+ * @param pendingReasons   why each pending job that was not placed waits (job id → reason)
+ * @param unschedulable    jobs no known GPU could ever hold: the engine fails them (job id → reason)
+ * @param dependencyFailed jobs whose {@code --after} dependency ended badly: the engine fails them
+ *                         with the alert {@code dependency_failed} (job id → reason)
+ * @param timedOut         running jobs past their deadline, ascending: the engine kills them
+ */
+public record Plan(
+        List<Placement> placements,
+        Map<Long, String> pendingReasons,
+        Map<Long, String> unschedulable,
+        Map<Long, String> dependencyFailed,
+        List<Long> timedOut) {
+
+    public Plan {
+        placements = List.copyOf(placements);
+        pendingReasons = byId(pendingReasons);
+        unschedulable = byId(unschedulable);
+        dependencyFailed = byId(dependencyFailed);
+        timedOut = timedOut.stream().sorted().toList();
+    }
+
+    /** The placement of job {@code jobId}, if this plan starts it. */
+    public Optional<Placement> findPlacement(long jobId) {
+        return placements.stream().filter(placement -> placement.jobId() == jobId).findFirst();
+    }
+
+    /** Why job {@code jobId} stays pending, if it does. */
+    public Optional<String> findPendingReason(long jobId) {
+        return Optional.ofNullable(pendingReasons.get(jobId));
+    }
+
+    private static Map<Long, String> byId(Map<Long, String> reasons) {
+        return Collections.unmodifiableMap(new TreeMap<>(reasons));
+    }
+}

@@ -1,0 +1,114 @@
+package dev.nvidb.scheduler;
+
+import dev.nvidb.model.Job;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The queue's scheduler: a pure function from one tick's state to a {@link Plan}. It reads no
+ * clock, file, database or network; the same input always gives the same plan.
+ *
+ * <p>Pending jobs are decided one by one, higher priority first, then lower id (FIFO). Each
+ * placement is charged before the next job is decided. A GPU job that fits nowhere right now
+ * lets later jobs pass it (backfill), but keeps the GPUs closest to fitting it: later jobs may
+ * not use them, so a large job is not starved by a stream of small ones. See docs/scheduling.md.
+ */
+public final class Scheduler {
+
+    /** Decision order: higher priority first, then lower id (submission order). */
+    static final Comparator<Job> ORDER = Comparator.comparingInt(Job::priority).reversed()
+            .thenComparingLong(Job::id);
+
+    private final SchedulingPolicy policy;
+    private final Cluster cluster;
+    private final Dependencies dependencies;
+    private final Feasibility feasibility;
+    private final PendingReasons reasons;
+    private final PlanBuilder plan = new PlanBuilder();
+    private final GpuPlacement gpuPlacement;
+
+    private Scheduler(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy) {
+        this.policy = policy;
+        this.cluster = new Cluster(nodes, queue.running(), policy.headroomMb());
+        this.dependencies = new Dependencies(queue);
+        this.feasibility = new Feasibility(policy);
+        this.reasons = new PendingReasons(policy);
+        this.gpuPlacement = new GpuPlacement(cluster, policy, plan);
+    }
+
+    /**
+     * Plans one tick.
+     *
+     * @param queue  pending and running jobs, and the states of jobs they depend on
+     * @param nodes  every queue node, in the order ties are broken (answering or not)
+     * @param policy headroom, placement mode and job limits
+     * @param now    the tick's time, for timeouts
+     * @return placements, a reason for every pending job left waiting, jobs to fail, jobs to kill
+     */
+    public static Plan plan(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy, Instant now) {
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(nodes, "nodes");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(now, "now");
+        Scheduler scheduler = new Scheduler(queue, nodes, policy);
+        queue.running().stream().filter(job -> pastDeadline(job, now)).forEach(scheduler.plan::timedOut);
+        queue.pending().stream().sorted(ORDER).forEach(scheduler::decide);
+        return scheduler.plan.build();
+    }
+
+    /** True when a running job's deadline ({@code startedAt + timeout}) is at or before {@code now}. */
+    static boolean pastDeadline(Job job, Instant now) {
+        Long timeout = job.spec().timeoutSeconds();
+        return timeout != null && job.startedAt() != null && !job.startedAt().plusSeconds(timeout).isAfter(now);
+    }
+
+    private void decide(Job job) {
+        if (job.held()) {
+            plan.pending(job, PendingReasons.held(job));
+            return;
+        }
+        Dependencies.Verdict verdict = dependencies.check(job);
+        if (verdict.kind() == Dependencies.Verdict.Kind.FAILED) {
+            plan.dependencyFailed(job, verdict.reason());
+            return;
+        }
+        List<ClusterNode> candidates = cluster.candidates(job.spec());
+        Optional<String> never = feasibility.neverReason(job.spec(), candidates);
+        if (never.isPresent()) {
+            plan.unschedulable(job, never.get());
+        } else if (verdict.kind() == Dependencies.Verdict.Kind.WAITING) {
+            plan.pending(job, verdict.reason());
+        } else if (candidates.isEmpty()) {
+            plan.pending(job, job.spec().node() != null
+                    ? PendingReasons.notAQueueNode(job.spec().node()) : PendingReasons.noNodes());
+        } else if (job.spec().cpuOnly()) {
+            placeCpuJob(job, candidates);
+        } else {
+            gpuPlacement.decide(job, feasibility.feasible(job.spec(), candidates));
+        }
+    }
+
+    private void placeCpuJob(Job job, List<ClusterNode> candidates) {
+        List<ClusterNode> usable = candidates.stream().filter(ClusterNode::takesJobs).toList();
+        if (usable.isEmpty()) {
+            plan.pending(job, PendingReasons.unavailable(candidates));
+            return;
+        }
+        // CPU-only jobs always spread (fewest CPU jobs first): packing keeps GPUs free, not CPUs.
+        ClusterNode best = null;
+        for (ClusterNode node : usable) {
+            if (node.hasCpuSlot(policy.maxCpuJobsPerNode()) && (best == null || node.cpuJobs < best.cpuJobs)) {
+                best = node;
+            }
+        }
+        if (best == null) {
+            plan.pending(job, reasons.cpuWait(usable));
+            return;
+        }
+        cluster.take(best);
+        plan.place(job, best.name(), List.of());
+    }
+}
