@@ -70,7 +70,7 @@ CREATE TABLE alerts (
     at              INTEGER NOT NULL,
     dedup_key       TEXT NOT NULL UNIQUE,
     kind            TEXT NOT NULL,
-    severity        TEXT NOT NULL CHECK (severity IN ('info', 'warning', 'critical')),
+    severity        TEXT NOT NULL CHECK (severity IN ('info', 'warning', 'error')),
     job_id          INTEGER,
     node            TEXT,
     message         TEXT NOT NULL,

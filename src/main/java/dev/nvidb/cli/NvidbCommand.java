@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "GPU monitor and daemonless GPU job queue over SSH.",
         subcommands = {LsCommand.class, AddCommand.class, ImportCommand.class, InfoCommand.class, TrustCommand.class,
+                JobCommand.class, QueueCommand.class,
                 WarmupCommand.class})
 final class NvidbCommand implements Callable<Integer> {
 

@@ -11,12 +11,12 @@ import java.util.Map;
 public record JsonEvents(int schemaVersion, boolean ok, long nextSince, List<JsonEvent> events) {
 
     /** One event; {@code detail} is an object whose fields depend on {@code kind}. */
-    public record JsonEvent(long id, double at, Long jobId, String node, String kind, Map<String, Object> detail) {
+    public record JsonEvent(long id, java.math.BigDecimal at, Long jobId, String node, String kind, Map<String, Object> detail) {
     }
 
     public static JsonEvents of(List<Event> events, long since) {
         long next = events.isEmpty() ? since : events.get(events.size() - 1).id();
         return new JsonEvents(Json.SCHEMA_VERSION, true, next, events.stream().map(event -> new JsonEvent(event.id(),
-                event.at().toEpochMilli() / 1000.0, event.jobId(), event.node(), event.kind(), event.detailMap())).toList());
+                JsonJob.seconds(event.at()), event.jobId(), event.node(), event.kind(), event.detailMap())).toList());
     }
 }

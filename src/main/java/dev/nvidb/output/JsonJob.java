@@ -3,6 +3,7 @@ package dev.nvidb.output;
 import dev.nvidb.model.Dependency;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
@@ -24,9 +25,9 @@ public record JsonJob(
         List<Long> dependsOn,
         List<Long> dependsOnAny,
         String submitter,
-        Double createdAt,
-        Double startedAt,
-        Double finishedAt,
+        BigDecimal createdAt,
+        BigDecimal startedAt,
+        BigDecimal finishedAt,
         Integer exitCode,
         int attempt,
         int maxRetries,
@@ -36,7 +37,7 @@ public record JsonJob(
         Object result,
         boolean held,
         String pendingReason,
-        Double unverifiedSince,
+        BigDecimal unverifiedSince,
         String requestedNode,
         String workdir,
         List<String> envNames,
@@ -64,7 +65,8 @@ public record JsonJob(
                 spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags());
     }
 
-    static Double seconds(Instant instant) {
-        return instant == null ? null : instant.toEpochMilli() / 1000.0;
+    /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */
+    static BigDecimal seconds(Instant instant) {
+        return instant == null ? null : BigDecimal.valueOf(instant.toEpochMilli(), 3);
     }
 }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param at             when it was raised
  * @param key            what makes it unique ({@code job-failed:42:1}); raising the same key again does nothing
  * @param kind           its class ({@code job_failed}, {@code node_down}, …)
- * @param severity       {@code info}, {@code warning} or {@code critical}
+ * @param severity       {@code info}, {@code warning} or {@code error} (as the alert table of the seed)
  * @param jobId          the job it is about, or null
  * @param node           the node it is about, or null
  * @param message        one line for people
