@@ -57,8 +57,8 @@ final class Feasibility {
             return "no GPU on " + node.name() + " can hold " + spec.vramMb() + " MiB: the largest has "
                     + largest.gpu.totalMb() + " MiB" + afterHeadroom(largest);
         }
-        return "node " + node.name() + " has " + gpus(capable(node, spec)) + " that can hold " + spec.vramMb()
-                + " MiB each" + headroomNote() + "; the job needs " + spec.gpus();
+        return "node " + node.name() + " has " + gpus(capable(node, spec)) + " large enough for " + spec.vramMb()
+                + " MiB" + headroomNote() + "; the job needs " + spec.gpus();
     }
 
     private String inCluster(JobSpec spec, List<ClusterNode> nodes) {

@@ -47,7 +47,7 @@ class UnschedulableTest {
                         "unschedulable: no GPU on gpu-a can hold 30720 MiB: the largest has 24576 MiB, "
                                 + "24064 MiB after the 512 MiB headroom"),
                 Arguments.of("--node too small for several GPUs", List.of(TWO_CARDS), job(1).gpus(2).vram(30 * GIB).node("gpu-a"),
-                        "unschedulable: node gpu-a has 0 GPUs that can hold 30720 MiB each after the 512 MiB headroom; "
+                        "unschedulable: node gpu-a has 0 GPUs large enough for 30720 MiB after the 512 MiB headroom; "
                                 + "the job needs 2"),
                 Arguments.of("--node without GPUs", List.of(node("cpu-box")), job(1).node("cpu-box"),
                         "unschedulable: node cpu-box has no GPUs"),
