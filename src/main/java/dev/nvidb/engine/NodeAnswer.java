@@ -8,10 +8,11 @@ import java.time.Duration;
  *
  * @param node    the node
  * @param reply   the parsed reply, or null when the node did not answer
+ * @param raw     the reply as the node sent it (kept as the node's last probe), or null
  * @param failure why there is no reply (unreachable, timeout, agent crash), or null
  * @param elapsed how long the exec took
  */
-record NodeAnswer(String node, ProbeReply reply, String failure, Duration elapsed) {
+record NodeAnswer(String node, ProbeReply reply, String raw, String failure, Duration elapsed) {
 
     boolean answered() {
         return reply != null;

@@ -61,9 +61,9 @@ final class ProbeRound {
         try {
             CommandResult result = node.shell().run(script.onceCommand(), script.onceInput(request.toJson()), timeout);
             ProbeReply reply = AgentReplyParser.parseReply(node.name(), result.stdout(), result.stderr());
-            return new NodeAnswer(node.name(), reply, null, since(start));
+            return new NodeAnswer(node.name(), reply, result.stdoutText(), null, since(start));
         } catch (NvidbException e) {
-            return new NodeAnswer(node.name(), null, e.getMessage(), since(start));
+            return new NodeAnswer(node.name(), null, null, e.getMessage(), since(start));
         }
     }
 
@@ -73,13 +73,13 @@ final class ProbeRound {
             return future.get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            return new NodeAnswer(node.name(), null, node.name() + ": no answer within " + timeout.toSeconds() + " s",
+            return new NodeAnswer(node.name(), null, null, node.name() + ": no answer within " + timeout.toSeconds() + " s",
                     timeout);
         } catch (ExecutionException e) {
-            return new NodeAnswer(node.name(), null, node.name() + ": " + e.getCause(), timeout);
+            return new NodeAnswer(node.name(), null, null, node.name() + ": " + e.getCause(), timeout);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new NodeAnswer(node.name(), null, node.name() + ": interrupted", timeout);
+            return new NodeAnswer(node.name(), null, null, node.name() + ": interrupted", timeout);
         }
     }
 

@@ -13,6 +13,7 @@ import dev.nvidb.store.JobStore;
 import dev.nvidb.store.NodeStore;
 import dev.nvidb.store.StoredJob;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -154,9 +155,17 @@ public final class QueueService implements AutoCloseable {
         return ignore ? nodeStore.ignore(name, clock.instant()) : nodeStore.unignore(name, clock.instant());
     }
 
-    /** Brings the queue up to date: probe, settle, plan, launch (see {@link Tick}). */
-    public void tick(TickMode mode) {
-        // The tick arrives in the next commit.
+    /**
+     * Brings the queue up to date (probe, settle, plan, launch; see {@link Tick}) unless the
+     * last tick is fresh enough or another client's tick is in progress, whose result is then
+     * awaited.
+     */
+    public TickReport tick(TickMode mode) {
+        Duration lease = Duration.ofSeconds(Math.max(5, settings.queue().leaseSeconds()));
+        Duration wait = lease.plus(settings.nodeTimeout()).plus(settings.nodeTimeout());
+        TickGuard guard = new TickGuard(database, clock, lease, Duration.ofSeconds(settings.queue().tickMinInterval()),
+                wait);
+        return guard.run(mode, () -> new Tick(database, nodes, settings, clock).run()).orElse(TickReport.notRun());
     }
 
     @Override

@@ -1,0 +1,149 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.agent.AgentRequest;
+import dev.nvidb.agent.KillReport;
+import dev.nvidb.agent.KillRequest;
+import dev.nvidb.agent.LaunchReport;
+import dev.nvidb.agent.LaunchRequest;
+import dev.nvidb.agent.RunScript;
+import dev.nvidb.config.QueueConfig;
+import dev.nvidb.error.NvidbException;
+import dev.nvidb.node.Node;
+import dev.nvidb.store.Database;
+import dev.nvidb.store.Expected;
+import dev.nvidb.store.JobTransitions;
+import dev.nvidb.store.PendingReap;
+import dev.nvidb.store.ProcessIdentity;
+import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.StoredJob;
+import dev.nvidb.model.JobState;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The second exec of a tick, per node that answered: start what the plan placed (and launches
+ * that never happened), and kill what is owed a kill. Launches are idempotent on their token,
+ * so a retried launch adopts the process instead of starting a second one. A node that fails
+ * here leaves its placements running-without-process; the next probe tells what happened.
+ */
+final class Launches {
+
+    private final Database database;
+    private final TickSettings settings;
+    private final Alerts alerts;
+    private final ProbeRound round;
+    private final Clock clock;
+    private final JobTransitions transitions;
+    private final ReapStore reaps;
+
+    Launches(Database database, TickSettings settings, Alerts alerts, ProbeRound round, Clock clock) {
+        this.database = database;
+        this.settings = settings;
+        this.alerts = alerts;
+        this.round = round;
+        this.clock = clock;
+        this.transitions = new JobTransitions(database);
+        this.reaps = new ReapStore(database);
+    }
+
+    /** Launches and kills on every answering node; returns the ids of jobs now started. */
+    List<Long> run(QueueNodes nodes, Map<String, NodeAnswer> answers, Map<String, List<Placements.Launch>> placed,
+                   Map<String, List<StoredJob>> relaunch) {
+        Map<Node, AgentRequest> requests = new LinkedHashMap<>();
+        Map<String, List<Placements.Launch>> byNode = new LinkedHashMap<>();
+        Map<String, List<PendingReap>> owed = new LinkedHashMap<>();
+        QueueConfig queue = settings.queue();
+        for (Node node : nodes.nodes()) {
+            NodeAnswer answer = answers.get(node.name());
+            if (answer == null || !answer.answered() || !answer.reply().agentAnswered()) {
+                continue;
+            }
+            List<Placements.Launch> launches = new ArrayList<>(placed.getOrDefault(node.name(), List.of()));
+            relaunch.getOrDefault(node.name(), List.of()).forEach(job -> launches.add(
+                    new Placements.Launch(job.job(), job.job().assignment(), job.jobDir())));
+            List<PendingReap> reapsHere = reaps.list(node.name());
+            if (launches.isEmpty() && reapsHere.isEmpty()) {
+                continue;
+            }
+            List<LaunchRequest> starts = new ArrayList<>();
+            for (Placements.Launch launch : launches) {
+                starts.add(new LaunchRequest(launch.job().id(), launch.assignment().attempt(),
+                        launch.assignment().launchToken(), launch.dir(),
+                        RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment())));
+            }
+            requests.put(node, AgentRequest.probe(queue.jobRoot()).withoutSnapshot().withLaunches(starts)
+                    .withKills(kills(reapsHere, queue)));
+            byNode.put(node.name(), launches);
+            owed.put(node.name(), reapsHere);
+        }
+        Map<String, NodeAnswer> results = round.run(requests);
+        List<Long> started = new ArrayList<>();
+        for (NodeAnswer result : results.values()) {
+            if (result.answered()) {
+                started.addAll(record(result, byNode.get(result.node()), owed.get(result.node())));
+            }
+        }
+        return started;
+    }
+
+    /** Kill requests for the reaps whose process is known (pid, start time and boot id). */
+    static List<KillRequest> kills(List<PendingReap> owed, QueueConfig queue) {
+        List<KillRequest> kills = new ArrayList<>();
+        for (PendingReap reap : owed) {
+            ProcessIdentity process = reap.target().process();
+            if (process != null && process.startTime() != null && reap.target().jobDir() != null) {
+                kills.add(new KillRequest(reap.id(), reap.target().jobDir(), process.pid(), process.startTime(),
+                        process.bootId(), queue.killGraceSeconds()));
+            }
+        }
+        return kills;
+    }
+
+    private List<Long> record(NodeAnswer result, List<Placements.Launch> launches, List<PendingReap> owed) {
+        Instant now = clock.instant();
+        List<Long> started = new ArrayList<>();
+        for (Placements.Launch launch : launches) {
+            LaunchReport report = result.reply().findLaunch(launch.job().id()).orElse(null);
+            if (report == null) {
+                continue;
+            }
+            long id = launch.job().id();
+            int attempt = launch.assignment().attempt();
+            if (report.outcome() == LaunchReport.Outcome.FAILED) {
+                launchFailed(result.node(), id, attempt, report.error(), now);
+            } else if (transitions.recordProcess(id, attempt, Settler.identity(report.wrapper()), now)) {
+                started.add(id);
+            }
+        }
+        for (PendingReap reap : owed) {
+            result.reply().findKill(reap.id()).ifPresent(kill -> {
+                if (kill.outcome() == KillReport.Outcome.ERROR) {
+                    reaps.recordAttempt(reap.id(), kill.reason(), now);
+                } else {
+                    reaps.complete(reap.id(), now);
+                }
+            });
+        }
+        return started;
+    }
+
+    /** A launch that failed for sure (nothing started): back to pending, with a warning. */
+    private void launchFailed(String node, long id, int attempt, String error, Instant now) {
+        try {
+            database.write("record failed launch of job " + id, conn -> {
+                if (transitions.requeue(conn, id, new Expected(JobState.RUNNING, attempt),
+                        "launch failed on " + node + ": " + error, now)) {
+                    alerts.launchFailed(id, attempt, node, "job " + id + " could not start on " + node + ": " + error,
+                            now).run(conn);
+                }
+                return null;
+            });
+        } catch (NvidbException e) {
+            // Recording is retried by the next tick, which finds the attempt missing on the node.
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.agent.JobQuery;
+import dev.nvidb.model.Assignment;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobState;
+import dev.nvidb.scheduler.Placement;
+import dev.nvidb.scheduler.Plan;
+import dev.nvidb.store.Database;
+import dev.nvidb.store.Expected;
+import dev.nvidb.store.JobStore;
+import dev.nvidb.store.JobTransitions;
+import dev.nvidb.store.MetaStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Commits a plan in one transaction, before anything is launched: jobs that can never run
+ * fail with their reason, overdue jobs become {@code timeout} (owing a kill), and each
+ * placement is written with a fresh launch token. Only placements whose compare-and-set won
+ * are launched, so a job cancelled meanwhile is never started.
+ */
+final class Placements {
+
+    private final Database database;
+    private final TickSettings settings;
+    private final Alerts alerts;
+    private final JobStore jobs;
+    private final JobTransitions transitions;
+    private final MetaStore meta;
+
+    Placements(Database database, TickSettings settings, Alerts alerts, Clock clock) {
+        this.database = database;
+        this.settings = settings;
+        this.alerts = alerts;
+        this.jobs = new JobStore(database);
+        this.transitions = new JobTransitions(database);
+        this.meta = new MetaStore(database);
+    }
+
+    /** A job to launch: the job with its new assignment, and its attempt directory on the node. */
+    record Launch(Job job, Assignment assignment, String dir) {
+    }
+
+    /** Applies the plan; returns the launches it committed, by node. */
+    Map<String, List<Launch>> commit(Plan plan, Instant now) {
+        return database.write("commit the plan", conn -> {
+            for (Map.Entry<Long, String> failed : plan.dependencyFailed().entrySet()) {
+                Job job = jobs.getJob(conn, failed.getKey()).job();
+                if (transitions.finish(conn, job.id(), Expected.of(job), JobState.FAILED, null, failed.getValue(), now)) {
+                    alerts.dependencyFailed(job.id(), "job " + job.id() + " can never run: " + failed.getValue(), now)
+                            .run(conn);
+                }
+            }
+            for (Map.Entry<Long, String> never : plan.unschedulable().entrySet()) {
+                Job job = jobs.getJob(conn, never.getKey()).job();
+                if (transitions.finish(conn, job.id(), Expected.of(job), JobState.FAILED, null,
+                        "unschedulable: " + never.getValue(), now)) {
+                    alerts.unschedulable(job.id(), "job " + job.id() + " is unschedulable: " + never.getValue(), now)
+                            .run(conn);
+                }
+            }
+            for (long id : plan.timedOut()) {
+                Job job = jobs.getJob(conn, id).job();
+                String why = "ran longer than its timeout of " + job.spec().timeoutSeconds() + " s";
+                if (transitions.finish(conn, id, Expected.of(job), JobState.TIMEOUT, null, why, now)) {
+                    alerts.jobTimeout(id, job.attempt(), job.assignment().node(), "job " + id + " timed out: " + why, now)
+                            .run(conn);
+                }
+            }
+            Map<String, List<Launch>> launches = new LinkedHashMap<>();
+            for (Placement placement : plan.placements()) {
+                Job job = jobs.getJob(conn, placement.jobId()).job();
+                int attempt = job.attempt() + 1;
+                Assignment assignment = new Assignment(placement.node(), placement.gpuIndices(), placement.gpuUuids(),
+                        attempt, UUID.randomUUID().toString());
+                String dir = JobQuery.directory(settings.queue().jobRoot(), job.id(), attempt);
+                if (transitions.place(conn, job.id(), assignment, dir, now)) {
+                    launches.computeIfAbsent(placement.node(), node -> new ArrayList<>())
+                            .add(new Launch(job, assignment, dir));
+                }
+            }
+            meta.put(conn, PendingReasons.KEY, PendingReasons.encode(plan.pendingReasons()));
+            return launches;
+        });
+    }
+}

@@ -1,0 +1,142 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.agent.JobReport;
+import dev.nvidb.agent.KillReport;
+import dev.nvidb.agent.ProbeReply;
+import dev.nvidb.agent.WrapperProcess;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobState;
+import dev.nvidb.store.Database;
+import dev.nvidb.store.Expected;
+import dev.nvidb.store.JobAnnotations;
+import dev.nvidb.store.JobTransitions;
+import dev.nvidb.store.PendingReap;
+import dev.nvidb.store.ProcessIdentity;
+import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.StoredJob;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Records what a node said about the queue's jobs there: ends (completed, failed, lost, or
+ * back to pending while retries remain), progress lines, results, measured memory, and kills
+ * done. Every change is a compare-and-set on state and attempt, so a late or repeated report
+ * cannot overwrite a newer state. Returns the jobs whose launch never happened, to launch again
+ * on the same node.
+ */
+final class Settler {
+
+    private final Database database;
+    private final JobTransitions transitions;
+    private final JobAnnotations annotations;
+    private final ReapStore reaps;
+    private final Alerts alerts;
+
+    Settler(Database database, Alerts alerts) {
+        this.database = database;
+        this.transitions = new JobTransitions(database);
+        this.annotations = new JobAnnotations(database);
+        this.reaps = new ReapStore(database);
+        this.alerts = alerts;
+    }
+
+    /** Applies {@code reply} to the jobs running on {@code node}; returns those to launch again, and the ended ids. */
+    Outcome settle(String node, ProbeReply reply, List<StoredJob> running, Instant now) {
+        Map<Long, Long> measured = Capacities.largestUse(reply, running);
+        List<StoredJob> relaunch = new ArrayList<>();
+        List<Long> ended = new ArrayList<>();
+        for (StoredJob stored : running) {
+            JobReport report = reply.findJob(stored.id()).orElse(null);
+            if (report == null || report.attempt() != stored.job().attempt()) {
+                continue;
+            }
+            switch (report.status()) {
+                case RUNNING -> running(stored, report, measured.get(stored.id()), now);
+                case EXITED -> ended.add(exited(node, stored, report, now));
+                case VANISHED -> ended.add(vanished(node, stored, report, now));
+                case MISSING -> relaunch.add(stored);
+                case ERROR -> { }
+            }
+        }
+        return new Outcome(relaunch, ended);
+    }
+
+    /** Jobs to launch again, and jobs whose end was recorded. */
+    record Outcome(List<StoredJob> relaunch, List<Long> ended) {
+    }
+
+    /** Completes the reaps the node reported on (signalled, already gone, or the pid is no longer ours). */
+    void reaped(ProbeReply reply, List<PendingReap> owed, Instant now) {
+        for (PendingReap reap : owed) {
+            reply.findKill(reap.id()).ifPresent(kill -> {
+                if (kill.outcome() == KillReport.Outcome.ERROR) {
+                    reaps.recordAttempt(reap.id(), kill.reason(), now);
+                } else {
+                    reaps.complete(reap.id(), now);
+                }
+            });
+        }
+    }
+
+    private void running(StoredJob stored, JobReport report, Long measuredMb, Instant now) {
+        Job job = stored.job();
+        int attempt = job.attempt();
+        database.write("update job " + job.id(), conn -> {
+            if (stored.process() == null && report.wrapper() != null) {
+                transitions.recordProcess(conn, job.id(), attempt, identity(report.wrapper()), now);
+            }
+            if (report.progress() != null && !report.progress().equals(job.progress())) {
+                annotations.setProgress(conn, job.id(), attempt, report.progress());
+            }
+            if (measuredMb != null) {
+                annotations.recordMeasured(conn, job.id(), attempt, measuredMb);
+            }
+            return null;
+        });
+    }
+
+    private long exited(String node, StoredJob stored, JobReport report, Instant now) {
+        Job job = stored.job();
+        boolean success = report.exitCode() != null && report.exitCode() == 0;
+        Instant finished = report.finishedAt() != null ? report.finishedAt() : now;
+        database.write("finish job " + job.id(), conn -> {
+            if (report.progress() != null) {
+                annotations.setProgress(conn, job.id(), job.attempt(), report.progress());
+            }
+            if (report.result() != null) {
+                annotations.setResult(conn, job.id(), report.result());
+            }
+            String error = success ? null : "exited with status " + report.exitCode();
+            JobState to = success ? JobState.COMPLETED : JobState.FAILED;
+            if (transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, finished)
+                    && !success) {
+                alerts.jobFailed(job.id(), job.attempt(), node, "job " + job.id() + " (" + job.spec().name() + ") "
+                        + error + " on " + node, report.logTail(), now).run(conn);
+            }
+            return null;
+        });
+        return job.id();
+    }
+
+    private long vanished(String node, StoredJob stored, JobReport report, Instant now) {
+        Job job = stored.job();
+        String why = "its process vanished on " + node + " without an exit status"
+                + (report.reason() == null ? "" : " (" + report.reason() + ")");
+        database.write("settle job " + job.id(), conn -> {
+            if (transitions.retry(conn, job.id(), job.attempt(), why, now)) {
+                alerts.jobRetried(job.id(), job.attempt(), node, "job " + job.id() + " retried: " + why, now).run(conn);
+            } else if (transitions.finish(conn, job.id(), Expected.of(job), JobState.LOST, null, why, now)) {
+                alerts.jobLost(job.id(), job.attempt(), node, "job " + job.id() + " (" + job.spec().name() + ") lost: "
+                        + why, report.logTail(), now).run(conn);
+            }
+            return null;
+        });
+        return job.id();
+    }
+
+    static ProcessIdentity identity(WrapperProcess wrapper) {
+        return new ProcessIdentity(wrapper.pid(), wrapper.pgid(), wrapper.startTicks(), wrapper.bootId());
+    }
+}

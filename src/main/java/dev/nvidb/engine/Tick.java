@@ -1,0 +1,224 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.agent.AgentReplyParser;
+import dev.nvidb.agent.AgentRequest;
+import dev.nvidb.agent.JobQuery;
+import dev.nvidb.config.QueueConfig;
+import dev.nvidb.model.JobState;
+import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.node.Node;
+import dev.nvidb.scheduler.NodeCapacity;
+import dev.nvidb.scheduler.Plan;
+import dev.nvidb.scheduler.PlacementMode;
+import dev.nvidb.scheduler.QueueSnapshot;
+import dev.nvidb.scheduler.Scheduler;
+import dev.nvidb.scheduler.SchedulingPolicy;
+import dev.nvidb.store.AlertStore;
+import dev.nvidb.store.Database;
+import dev.nvidb.store.JobFilter;
+import dev.nvidb.store.JobStore;
+import dev.nvidb.store.JobTransitions;
+import dev.nvidb.store.NodeRecord;
+import dev.nvidb.store.NodeStore;
+import dev.nvidb.store.PendingReap;
+import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.StoredJob;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One pass of the queue: probe every node at once (one exec each: GPUs, processes, the jobs
+ * there, kills owed), settle what ended, plan with the pure scheduler, commit placements, then
+ * launch (one more exec per node on the same connection) and record what started. Runs only
+ * under the tick lease ({@link TickGuard}).
+ */
+final class Tick {
+
+    private final Database database;
+    private final QueueNodes nodes;
+    private final TickSettings settings;
+    private final Clock clock;
+    private final JobStore jobs;
+    private final NodeStore nodeStore;
+    private final ReapStore reaps;
+    private final Alerts alerts;
+    private final Settler settler;
+    private final ProbeRound round;
+
+    Tick(Database database, QueueNodes nodes, TickSettings settings, Clock clock) {
+        this.database = database;
+        this.nodes = nodes;
+        this.settings = settings;
+        this.clock = clock;
+        this.jobs = new JobStore(database);
+        this.nodeStore = new NodeStore(database);
+        this.reaps = new ReapStore(database);
+        this.alerts = new Alerts(new AlertStore(database));
+        this.settler = new Settler(database, alerts);
+        this.round = new ProbeRound(settings.agent(), settings.nodeTimeout());
+    }
+
+    TickReport run() {
+        long start = System.nanoTime();
+        Instant now = clock.instant();
+        TickState state = load();
+        Map<Node, AgentRequest> requests = probeRequests(state, now);
+        Map<String, NodeAnswer> answers = round.run(requests);
+        List<String> skipped = nodes.names().stream()
+                .filter(name -> requests.keySet().stream().noneMatch(node -> node.name().equals(name))).toList();
+        Map<String, List<StoredJob>> relaunch = new LinkedHashMap<>();
+        List<Long> settled = new ArrayList<>();
+        for (NodeAnswer answer : answers.values()) {
+            record(answer, state, now);
+            if (answer.answered() && answer.reply().agentAnswered()) {
+                Settler.Outcome outcome = settler.settle(answer.node(), answer.reply(), state.runningOn(answer.node()), now);
+                settled.addAll(outcome.ended());
+                relaunch.put(answer.node(), outcome.relaunch());
+                settler.reaped(answer.reply(), state.reapsOn(answer.node()), now);
+            }
+        }
+        Plan plan = plan(answers, state, now);
+        Placements placements = new Placements(database, settings, alerts, clock);
+        Map<String, List<Placements.Launch>> placed = placements.commit(plan, now);
+        Launches launches = new Launches(database, settings, alerts, round, clock);
+        List<Long> started = launches.run(nodes, answers, placed, relaunch);
+        return new TickReport(true, answered(answers), failed(answers), skipped, settled, started,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private TickState load() {
+        return database.read("read the queue", conn -> {
+            List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
+            Map<String, NodeRecord> records = nodeStore.listNodes(conn).stream()
+                    .collect(Collectors.toMap(NodeRecord::name, Function.identity()));
+            List<PendingReap> owed = reaps.list(conn, null);
+            return new TickState(active, records, owed);
+        });
+    }
+
+    /** One request per node to contact: not ignored, not backing off after failures. */
+    private Map<Node, AgentRequest> probeRequests(TickState state, Instant now) {
+        Map<Node, AgentRequest> requests = new LinkedHashMap<>();
+        QueueConfig queue = settings.queue();
+        for (Node node : nodes.nodes()) {
+            NodeRecord record = state.node(node.name()).orElse(null);
+            if (record != null && (record.ignored() || record.backingOff(now))) {
+                continue;
+            }
+            List<JobQuery> queries = new ArrayList<>();
+            for (StoredJob job : state.runningOn(node.name())) {
+                queries.add(new JobQuery(job.id(), job.job().attempt(), job.job().assignment().launchToken(),
+                        job.jobDir()));
+            }
+            requests.put(node, AgentRequest.probe(queue.jobRoot()).withJobs(queries)
+                    .withKills(Launches.kills(state.reapsOn(node.name()), queue))
+                    .withLogTailLines(queue.logTailLines()));
+        }
+        return requests;
+    }
+
+    /** Node bookkeeping: last answer, or failure with back-off; running jobs there verified or not. */
+    private void record(NodeAnswer answer, TickState state, Instant now) {
+        String name = answer.node();
+        if (answer.answered() && answer.reply().agentAnswered()) {
+            database.write("record node " + name, conn -> {
+                nodeStore.recordAnswer(conn, name, answer.raw(), answer.reply().snapshot().info().bootId(), now);
+                new JobTransitions(database).markVerified(conn, name, now);
+                return null;
+            });
+            return;
+        }
+        String why = answer.answered() ? name + ": python3 is missing on the node; the queue needs it there"
+                : answer.failure();
+        Instant lastSeen = state.node(name).map(NodeRecord::lastSeenAt).orElse(null);
+        database.write("record node " + name, conn -> {
+            nodeStore.recordFailure(conn, name, why, now, this::backoff);
+            new JobTransitions(database).markUnverified(conn, name, now);
+            alerts.nodeDown(name, lastSeen, "node " + name + " is not answering: " + why, now).run(conn);
+            return null;
+        });
+    }
+
+    /** 5 s after the first failure, doubling, capped at backoff_max_seconds. */
+    private Duration backoff(int failures) {
+        long seconds = 5L << Math.min(20, Math.max(0, failures - 1));
+        return Duration.ofSeconds(Math.min(seconds, settings.queue().backoffMaxSeconds()));
+    }
+
+    private Plan plan(Map<String, NodeAnswer> answers, TickState before, Instant now) {
+        return database.read("plan", conn -> {
+            List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
+            List<StoredJob> running = active.stream().filter(job -> job.job().state() == JobState.RUNNING).toList();
+            List<dev.nvidb.model.Job> pending = active.stream().map(StoredJob::job)
+                    .filter(job -> job.state() == JobState.PENDING).toList();
+            Set<Long> wanted = new HashSet<>();
+            pending.forEach(job -> job.spec().dependencies().forEach(d -> wanted.add(d.jobId())));
+            Map<Long, JobState> dependencyStates = new HashMap<>(jobs.statesOf(conn, wanted));
+            QueueSnapshot queue = new QueueSnapshot(pending, running.stream().map(StoredJob::job).toList(),
+                    dependencyStates);
+            Map<String, NodeRecord> records = nodeStore.listNodes(conn).stream()
+                    .collect(Collectors.toMap(NodeRecord::name, Function.identity()));
+            List<NodeCapacity> capacities = new ArrayList<>();
+            for (String name : nodes.names()) {
+                NodeRecord record = records.get(name);
+                if (record != null && record.ignored()) {
+                    continue;
+                }
+                capacities.add(capacity(name, answers.get(name), record, running));
+            }
+            return Scheduler.plan(queue, capacities, policy(), now);
+        });
+    }
+
+    private NodeCapacity capacity(String name, NodeAnswer answer, NodeRecord record, List<StoredJob> running) {
+        NodeCapacity capacity;
+        if (answer != null && answer.answered() && answer.reply().agentAnswered()) {
+            List<StoredJob> here = running.stream().filter(job -> job.job().assignment().node().equals(name)).toList();
+            capacity = Capacities.answered(name, answer.reply(), here);
+        } else {
+            capacity = Capacities.notAnswering(name, lastKnown(name, record));
+        }
+        if (record != null && record.drained()) {
+            capacity = capacity.asDrained();
+        }
+        List<Integer> allowed = nodes.allowedGpus(name);
+        return allowed == null ? capacity : capacity.withGpuAllowlist(allowed);
+    }
+
+    private static NodeSnapshot lastKnown(String name, NodeRecord record) {
+        if (record == null || record.lastProbe() == null) {
+            return null;
+        }
+        try {
+            return AgentReplyParser.parseJson(name, record.lastProbe(), "");
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private SchedulingPolicy policy() {
+        QueueConfig queue = settings.queue();
+        PlacementMode mode = queue.placement() == dev.nvidb.config.PlacementPolicy.PACK
+                ? PlacementMode.PACK : PlacementMode.SPREAD;
+        return new SchedulingPolicy(queue.headroomMb(), mode, queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode());
+    }
+
+    private static List<String> answered(Map<String, NodeAnswer> answers) {
+        return answers.values().stream().filter(NodeAnswer::answered).map(NodeAnswer::node).toList();
+    }
+
+    private static List<String> failed(Map<String, NodeAnswer> answers) {
+        return answers.values().stream().filter(answer -> !answer.answered())
+                .map(answer -> answer.failure()).toList();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.store.Database;
+import dev.nvidb.store.Lease;
+import dev.nvidb.store.LeaseStore;
+import dev.nvidb.store.MetaStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Decides whether this client runs a tick: not if the last one is fresh enough
+ * ({@code tick_min_interval}); not while another client holds the lease, in which case it
+ * waits (bounded) for that tick and uses its result. The holder renews the lease from its own
+ * thread and connection, so a short lease still covers a long tick, and a client killed
+ * mid-tick blocks the others only until its lease expires.
+ */
+final class TickGuard {
+
+    private static final Duration POLL = Duration.ofMillis(50);
+
+    private final Database database;
+    private final Path databaseFile;
+    private final Clock clock;
+    private final Duration lease;
+    private final Duration minInterval;
+    private final Duration maxWait;
+
+    TickGuard(Database database, Clock clock, Duration lease, Duration minInterval, Duration maxWait) {
+        this.database = database;
+        this.databaseFile = database.file();
+        this.clock = clock;
+        this.lease = lease;
+        this.minInterval = minInterval;
+        this.maxWait = maxWait;
+    }
+
+    /** Runs {@code tick} under the lease, or waits for another client's tick; empty when this client did not tick. */
+    <T> Optional<T> run(TickMode mode, Supplier<T> tick) {
+        Instant asked = clock.instant();
+        MetaStore meta = new MetaStore(database);
+        LeaseStore leases = new LeaseStore(database);
+        Instant deadline = asked.plus(maxWait);
+        while (true) {
+            Optional<Instant> last = meta.getInstant(MetaStore.LAST_TICK_AT);
+            if (last.isPresent() && (mode == TickMode.IF_DUE && last.get().isAfter(asked.minus(minInterval))
+                    || last.get().isAfter(asked))) {
+                return Optional.empty();
+            }
+            String holder = UUID.randomUUID().toString();
+            if (leases.acquire(holder, clock.instant(), lease)) {
+                return Optional.of(holding(holder, leases, meta, tick));
+            }
+            Instant now = clock.instant();
+            if (now.isAfter(deadline)) {
+                return Optional.empty();
+            }
+            // Another client is ticking: its result lands in the database. Poll until it is done.
+            pause();
+        }
+    }
+
+    private <T> T holding(String holder, LeaseStore leases, MetaStore meta, Supplier<T> tick) {
+        Thread renewer = renewer(holder);
+        renewer.start();
+        try {
+            T result = tick.get();
+            meta.putInstant(MetaStore.LAST_TICK_AT, clock.instant());
+            return result;
+        } finally {
+            renewer.interrupt();
+            leases.release(holder);
+        }
+    }
+
+    /** Keeps the lease alive every third of its length, on a connection of its own. */
+    private Thread renewer(String holder) {
+        Thread thread = new Thread(() -> {
+            try (Database own = Database.open(databaseFile)) {
+                LeaseStore leases = new LeaseStore(own);
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(Math.max(100, lease.toMillis() / 3));
+                    if (!leases.renew(holder, clock.instant(), lease)) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // Renewal is best effort: a lost lease only lets another client tick too early.
+            }
+        }, "tick-lease");
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** Who holds the lease now (for status output). */
+    Lease current() {
+        return new LeaseStore(database).current();
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(POLL.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for another client's tick", e);
+        }
+    }
+}
