@@ -3,9 +3,12 @@
 # run with exec(), so it must not rely on __file__, installed packages or newer syntax.
 # Stdout carries protocol replies only; diagnostics go to stderr.
 import ctypes
+import errno
+import fcntl
 import json
 import os
 import pwd
+import signal
 import socket
 import struct
 import subprocess
@@ -421,13 +424,16 @@ def disk(job_root):
         return path, None
 
 
-def node_info(request):
-    boot_id = None
+def current_boot_id():
     try:
         with open("/proc/sys/kernel/random/boot_id") as f:
-            boot_id = f.read().strip() or None
+            return f.read().strip() or None
     except (IOError, OSError):
-        pass
+        return None
+
+
+def node_info(request):
+    boot_id = current_boot_id()
     try:
         load = [round(value, 2) for value in os.getloadavg()]
     except OSError:
@@ -439,9 +445,405 @@ def node_info(request):
             "disk_free_mb": free, "python": "%d.%d.%d" % sys.version_info[:3]}
 
 
+# --- jobs on this node: query, launch, kill (docs/agent-protocol.md, "Jobs") ---
+#
+# One directory per attempt holds: token, run.sh, pid (JSON identity written by the agent),
+# stdout.log, stderr.log, exit ("CODE FINISHED_AT", written by the wrapper via exit.tmp),
+# and what the job writes itself: status (progress lines) and result.json.
+
+LOG_TAIL_BYTES = 8192
+PROGRESS_LIMIT = 500
+RESULT_LIMIT = 1048576
+KILL_SETTLE_S = 5
+WRAPPER_MARK = "nvidb-wrapper"
+# The wrapper is started in a new session, in the attempt directory, with "$1" = the umask
+# the job should get. It runs the job in the foreground and records its status. TERM is
+# trapped, not ignored: children reset a trapped signal to its default, so the job still
+# dies of TERM (sent to the whole group), while the wrapper, whose trap runs only once the
+# job has ended, survives to record the status (143 after TERM, 137 after KILL).
+WRAPPER = r"""trap ':' TERM
+( umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
+code=$?
+printf '%s %s\n' "$code" "$(date +%s.%N)" >exit.tmp && mv -f exit.tmp exit
+"""
+
+
+class BadEntry(Exception):
+    """A request entry that lacks a field or has one of the wrong type."""
+
+
+def field(entry, name, kind, default=None):
+    """entry[name], checked: str means a non-empty string, int a whole number."""
+    value = entry.get(name, default)
+    if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and not value):
+        raise BadEntry("bad request entry: %r must be %s" % (name, {
+            str: "a non-empty string", int: "a whole number"}.get(kind, "a number")))
+    return value
+
+
+def node_path(path):
+    """A path from a request: ~ is this node's home, a relative path is under it."""
+    path = os.path.expanduser(path)
+    return os.path.normpath(os.path.join(os.path.expanduser("~"), path))
+
+
+def read_text(path, limit=None):
+    try:
+        with open(path, "rb") as f:
+            data = f.read() if limit is None else f.read(limit)
+    except (IOError, OSError):
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def write_atomic(path, text, mode=0o600):
+    temporary = path + ".tmp"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(temporary, mode)  # an old .tmp file may have had other bits
+    os.rename(temporary, path)
+
+
+def proc_stat(pid):
+    """(state, pgid, sid, start_ticks) of a process, or None when there is no such process."""
+    data = read_proc(pid, "stat")
+    if not data:
+        return None
+    fields = data[data.rfind(")") + 2:].split()  # the name in (...) may hold spaces
+    try:
+        return fields[0], int(fields[2]), int(fields[3]), int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def alive(pid, start_ticks, boot_id):
+    """True while pid is still the process recorded at launch: never a bare pid."""
+    if boot_id != current_boot_id():
+        return False
+    stat = proc_stat(pid)
+    return stat is not None and stat[0] != "Z" and stat[3] == start_ticks
+
+
+def read_identity(directory):
+    """The wrapper identity the agent recorded at launch (the pid file), or None."""
+    try:
+        record = json.loads(read_text(os.path.join(directory, "pid")) or "")
+        int(record["pid"]), int(record["start_ticks"])
+        return record
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def read_exit(directory):
+    """(exit code, finish time) from the exit file, or None while there is none."""
+    path = os.path.join(directory, "exit")
+    text = read_text(path)
+    if text is None:
+        return None
+    parts = text.split()
+    try:
+        code = int(parts[0])
+    except (IndexError, ValueError):
+        code = None
+    try:
+        finished = float(parts[1])
+    except (IndexError, ValueError):
+        try:
+            finished = os.stat(path).st_mtime
+        except OSError:
+            finished = None
+    return code, finished
+
+
+def same_dir(pid, directory):
+    try:
+        return os.path.realpath(os.readlink("/proc/%d/cwd" % pid)) == os.path.realpath(directory)
+    except OSError:
+        return False
+
+
+def is_wrapper(pid, directory, start_ticks):
+    """True when the process is the wrapper of this directory (its cwd, or its pid file)."""
+    if same_dir(pid, directory):
+        return True
+    recorded = read_identity(directory)
+    return recorded is not None and recorded["pid"] == pid \
+        and recorded["start_ticks"] == start_ticks
+
+
+def find_wrapper(directory):
+    """The identity of a live wrapper of this directory that has no pid file (the agent
+    that started it died before writing one), found by its marker and cwd; or None."""
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        command = read_proc(pid, "cmdline", binary=True) or b""
+        stat = proc_stat(pid)
+        if WRAPPER_MARK.encode() in command.split(b"\0") and stat and stat[0] != "Z" \
+                and same_dir(pid, directory):
+            return {"pid": pid, "pgid": stat[1], "start_ticks": stat[3],
+                    "boot_id": current_boot_id(), "started_at": None}
+    return None
+
+
+def tail(path, lines):
+    """The last lines of a file, at most LOG_TAIL_BYTES bytes, or None when empty."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - LOG_TAIL_BYTES))
+            data = f.read(LOG_TAIL_BYTES)
+    except (IOError, OSError):
+        return None
+    chunk = data.splitlines()
+    if size > LOG_TAIL_BYTES and chunk:
+        chunk = chunk[1:]  # the first line was cut
+    text = b"\n".join(chunk[-lines:] if lines > 0 else []).decode("utf-8", "replace")
+    while len(text.encode("utf-8")) > LOG_TAIL_BYTES:
+        text = text[text.find("\n") + 1:] if "\n" in text else text[-LOG_TAIL_BYTES // 4:]
+    return text or None
+
+
+def progress(directory):
+    text = read_text_tail(os.path.join(directory, "status"), 4096)
+    for line in reversed((text or "").splitlines()):
+        if line.strip():
+            return line.strip()[:PROGRESS_LIMIT]
+    return None
+
+
+def read_text_tail(path, size):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(0, f.tell() - size))
+            return f.read().decode("utf-8", "replace")
+    except (IOError, OSError):
+        return None
+
+
+def collect_result(directory, report):
+    path = os.path.join(directory, "result.json")
+    try:
+        if os.path.getsize(path) > RESULT_LIMIT:
+            report["result_error"] = "result.json is larger than %d bytes" % RESULT_LIMIT
+            return
+    except OSError:
+        return  # no result.json
+    try:
+        report["result"] = json.loads(read_text(path) or "")
+    except ValueError as e:
+        report["result_error"] = "result.json is not valid JSON: %s" % e
+
+
+def job_report(entry, status):
+    report = {"id": entry.get("id"), "attempt": entry.get("attempt"), "status": status}
+    for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at", "exit_code",
+                "finished_at", "progress", "result", "result_error", "log_tail", "reason"):
+        report[key] = None
+    return report
+
+
+def query_job(entry, tail_lines):
+    report = job_report(entry, "missing")
+    directory = node_path(field(entry, "dir", str))
+    token = read_text(os.path.join(directory, "token"))
+    if token is None or token.strip() != field(entry, "token", str):
+        report["reason"] = ("no launch here (%s has no token)" % directory if token is None
+                            else "%s holds another launch token" % directory)
+        return report
+    identity = read_identity(directory) or find_wrapper(directory)
+    # Invariant: liveness first, then the exit file, re-read before calling a job gone.
+    running = identity is not None and alive(identity["pid"], identity["start_ticks"],
+                                             identity.get("boot_id"))
+    finished = None if running else (read_exit(directory) or read_exit(directory))
+    for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at"):
+        report[key] = (identity or {}).get(key)
+    if running:
+        report["status"] = "running"
+    elif finished is not None:
+        report["status"] = "exited"
+        report["exit_code"], report["finished_at"] = finished
+    elif identity is None:
+        report["reason"] = "the launch in %s did not complete" % directory
+        return report
+    else:
+        report["status"] = "vanished"
+        report["reason"] = "the wrapper is gone and left no exit status"
+    report["progress"] = progress(directory)
+    collect_result(directory, report)
+    if report["status"] == "vanished" or report["exit_code"] != 0:
+        report["log_tail"] = (tail(os.path.join(directory, "stderr.log"), tail_lines)
+                              or tail(os.path.join(directory, "stdout.log"), tail_lines))
+    return report
+
+
+def launch_job(entry, job_umask, children):
+    report = job_report(entry, "failed")
+    del report["exit_code"], report["finished_at"], report["progress"], report["result"]
+    del report["result_error"], report["log_tail"], report["reason"]
+    report["error"] = None
+    directory = node_path(field(entry, "dir", str))
+    token, script = field(entry, "token", str), field(entry, "script", str)
+    os.makedirs(directory, 0o700, exist_ok=True)
+    os.chmod(directory, 0o700)
+    lock = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two agents launching the same attempt at once
+        held = read_text(os.path.join(directory, "token"))
+        if held is not None and held.strip() != token:
+            report["error"] = "%s already holds another launch token" % directory
+            return report
+        identity = (read_identity(directory) or find_wrapper(directory)) if held else None
+        if identity is None and held and read_exit(directory) is not None:
+            identity = {}  # it ran and ended before its pid file was written
+        if identity is not None:
+            report["status"] = "adopted"
+        else:
+            write_atomic(os.path.join(directory, "token"), token + "\n")
+            write_atomic(os.path.join(directory, "run.sh"), script, 0o700)
+            identity = start_wrapper(directory, job_umask, children)
+            write_atomic(os.path.join(directory, "pid"), json.dumps(identity) + "\n")
+            report["status"] = "started"
+        for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at"):
+            report[key] = identity.get(key)
+        return report
+    finally:
+        os.close(lock)
+
+
+def start_wrapper(directory, job_umask, children):
+    """Starts the wrapper detached (new session, stdio on /dev/null) and returns its identity."""
+    child = subprocess.Popen(["bash", "-c", WRAPPER, WRAPPER_MARK, "%04o" % job_umask],
+                             cwd=directory, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             close_fds=True, start_new_session=True)
+    children.append(child)  # reaped later; until then /proc/PID/stat stays readable
+    stat = proc_stat(child.pid)
+    if stat is None:
+        raise OSError(0, "the wrapper process could not be identified")
+    return {"pid": child.pid, "pgid": stat[1], "start_ticks": stat[3],
+            "boot_id": current_boot_id(), "started_at": time.time()}
+
+
+def kill_job(entry):
+    report = {"id": entry.get("id"), "status": "gone", "reason": None}
+    directory = node_path(field(entry, "dir", str))
+    pid, ticks = field(entry, "pid", int), field(entry, "start_ticks", int)
+    boot_id = entry.get("boot_id")
+    grace = field(entry, "grace_s", (int, float), 10)
+    stat = proc_stat(pid)
+    if boot_id != current_boot_id():
+        report["reason"] = "the node restarted since the launch"
+    elif stat is None or stat[0] == "Z":
+        report["reason"] = "no process %d" % pid
+    elif stat[3] != ticks or not is_wrapper(pid, directory, ticks):
+        report["status"] = "not_ours"
+        report["reason"] = "process %d is not the wrapper of %s" % (pid, directory)
+    else:
+        try:
+            os.killpg(pid, signal.SIGTERM) if stat[1] == pid else os.kill(pid, signal.SIGTERM)
+        except OSError as e:
+            report["reason"] = "cannot signal %d: %s" % (pid, e.strerror)
+            report["status"] = "gone" if e.errno == errno.ESRCH else "not_ours"
+            return report
+        detach(kill_after_grace, pid, ticks, boot_id, grace)
+        report["status"] = "signalled"
+    return report
+
+
+def group_members(pgid):
+    members = []
+    for name in os.listdir("/proc"):
+        stat = proc_stat(int(name)) if name.isdigit() else None
+        if stat is not None and stat[1] == pgid:
+            members.append(int(name))
+    return members
+
+
+def wait_gone(pid, ticks, boot_id, seconds):
+    deadline = time.time() + seconds
+    while alive(pid, ticks, boot_id):
+        if time.time() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def kill_after_grace(pid, ticks, boot_id, grace):
+    """Runs detached: KILLs the job's processes if the wrapper outlives the grace period.
+    The wrapper itself is spared first, so it can still record the exit status."""
+    if wait_gone(pid, ticks, boot_id, grace):
+        return
+    for member in group_members(pid):
+        if member != pid:
+            try:
+                os.kill(member, signal.SIGKILL)
+            except OSError:
+                pass
+    if not wait_gone(pid, ticks, boot_id, KILL_SETTLE_S):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def detach(function, *args):
+    """Runs function(*args) in a grandchild in its own session, holding none of our pipes,
+    so the reply (and the SSH channel) does not wait for it."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    middle = os.fork()
+    if middle:
+        os.waitpid(middle, 0)
+        return
+    try:
+        os.setsid()
+        if os.fork() == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.closerange(3, 4096)
+            function(*args)
+    except BaseException:
+        pass
+    finally:
+        os._exit(0)
+
+
+def sessions(reply):
+    """sid and pgid of every GPU process, so GPU memory can be charged to jobs."""
+    table = {}
+    for gpu in reply["gpus"]:
+        for process in gpu["processes"]:
+            stat = proc_stat(process["pid"])
+            if stat is not None:
+                table[str(process["pid"])] = {"sid": stat[2], "pgid": stat[1]}
+    return table
+
+
+def each(request, name, handle):
+    """Applies handle to every entry of a request list; a bad entry fails alone."""
+    results = []
+    entries = request.get(name)
+    for entry in entries if isinstance(entries, list) else []:
+        entry = entry if isinstance(entry, dict) else {}
+        try:
+            results.append(handle(entry))
+        except (BadEntry, OSError) as e:
+            failed = {"id": entry.get("id"), "attempt": entry.get("attempt"),
+                      "status": "failed" if name == "launch" else "error"}
+            message = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            where = getattr(e, "filename", None)
+            failed["error"] = "%s: %s" % (where, message) if where else message
+            results.append(failed)
+    return results
+
+
 def empty_reply():
     return {"schema_version": SCHEMA_VERSION, "source": "none", "error": None, "node": None,
-            "driver_version": None, "nvml_version": None, "cuda_version": None, "gpus": []}
+            "driver_version": None, "nvml_version": None, "cuda_version": None, "gpus": [],
+            "jobs": [], "sessions": {}, "launches": [], "kills": []}
 
 
 class Agent(object):
@@ -449,16 +851,36 @@ class Agent(object):
 
     def __init__(self):
         self.nvml = None
+        self.children = []  # launched wrappers not yet reaped
+        # Files the agent and the wrapper write are private (env values are in run.sh);
+        # the job itself gets the umask the agent was started with.
+        self.job_umask = os.umask(0o077)
 
     def reply(self, request):
+        """Kills, then launches, then the snapshot, then the job queries (which so see
+        this request's launches and kills)."""
+        self.children = [child for child in self.children if child.poll() is None]
+        kills = each(request, "kill", kill_job)
+        launches = each(request, "launch",
+                        lambda entry: launch_job(entry, self.job_umask, self.children))
         reply = empty_reply()
         reply["node"] = node_info(request)
+        if request.get("snapshot", True) is not False:
+            self.snapshot(reply)
+        lines = request.get("log_tail_lines", 20)
+        lines = lines if isinstance(lines, int) and not isinstance(lines, bool) else 20
+        reply["jobs"] = each(request, "jobs", lambda entry: query_job(entry, lines))
+        reply["sessions"] = sessions(reply)
+        reply["launches"], reply["kills"] = launches, kills
+        return reply
+
+    def snapshot(self, reply):
         if self.nvml is None:
             # Retried on every request while it fails: the driver may come back.
             self.nvml, nvml_error = load_nvml()
         if self.nvml is not None:
             nvml_reply(self.nvml, reply)
-            return reply
+            return
         try:
             notes = smi_reply(reply)
             reply["error"] = "; ".join([nvml_error] + notes)
@@ -468,7 +890,6 @@ class Agent(object):
                 reply["error"] = "%s and %s" % (nvml_error, e)
             else:
                 reply["error"] = "%s; %s" % (nvml_error, e)
-        return reply
 
     def answer(self, line):
         request = {}

@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns the agent's reply (docs/agent-protocol.md) into a {@link NodeSnapshot}. A reply that
- * is not the expected document is a {@link NodeException} naming the node and what was
- * wrong, never a partial snapshot.
+ * Turns the agent's reply (docs/agent-protocol.md) into a {@link NodeSnapshot}, or in full into
+ * a {@link ProbeReply} with the job parts. A reply that is not the expected document is a
+ * {@link NodeException} naming the node and what was wrong, never a partial snapshot.
  */
 public final class AgentReplyParser {
 
@@ -30,15 +30,30 @@ public final class AgentReplyParser {
 
     /** Parses one probe's standard output, choosing the JSON or the nvidia-smi CSV reader. */
     public static NodeSnapshot parse(String node, byte[] stdout, byte[] stderr) {
+        return parseReply(node, stdout, stderr).snapshot();
+    }
+
+    /**
+     * Parses one agent exec's standard output in full: the snapshot plus job reports,
+     * sessions, launches and kills. The nvidia-smi fallback (no python3 on the node) gives a
+     * reply with {@code agentAnswered() == false}.
+     */
+    public static ProbeReply parseReply(String node, byte[] stdout, byte[] stderr) {
         String text = new String(stdout, StandardCharsets.UTF_8);
         if (text.startsWith(AgentScript.SMI_MARKER)) {
-            return SmiCsvParser.parse(node, text);
+            return ProbeReply.snapshotOnly(SmiCsvParser.parse(node, text));
         }
-        return parseJson(node, text, new String(stderr, StandardCharsets.UTF_8));
+        JsonNode root = root(node, text, new String(stderr, StandardCharsets.UTF_8));
+        return new ProbeReply(snapshot(root), true, JobReplyParser.jobs(root), JobReplyParser.sessions(root),
+                JobReplyParser.launches(root), JobReplyParser.kills(root));
     }
 
     /** Parses one JSON reply document (one line in serve mode). */
     public static NodeSnapshot parseJson(String node, String text, String stderr) {
+        return snapshot(root(node, text, stderr));
+    }
+
+    private static JsonNode root(String node, String text, String stderr) {
         JsonNode root;
         try {
             root = text.isBlank() ? null : MAPPER.readTree(text);
@@ -54,6 +69,10 @@ public final class AgentReplyParser {
             throw new NodeException(node + ": the node agent answered with schema version " + version
                     + ", this nvidb understands up to " + SCHEMA_VERSION);
         }
+        return root;
+    }
+
+    private static NodeSnapshot snapshot(JsonNode root) {
         List<GpuSnapshot> gpus = new ArrayList<>();
         for (JsonNode gpu : root.path("gpus")) {
             gpus.add(gpu(gpu));

@@ -1,0 +1,93 @@
+package dev.nvidb.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One request line for the node agent (docs/agent-protocol.md). The tick sends one per node
+ * to probe (snapshot, job queries, pending reaps) and, when there is something to do, one
+ * more with the launches and kills. The agent handles kills, then launches, then the
+ * snapshot, then the queries.
+ *
+ * @param jobRoot      where the node keeps job directories and measures free disk ({@code ~} is its home)
+ * @param jobs         jobs the queue believes are on the node
+ * @param launches     attempts to start
+ * @param kills        jobs to stop (cancel, timeout, pending reap)
+ * @param logTailLines how many lines of a failed job's log to return
+ * @param snapshot     false to skip the GPU snapshot (a launch-and-kill exec right after a probe)
+ */
+public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
+        List<KillRequest> kills, int logTailLines, boolean snapshot) {
+
+    /** Lines of log tail returned for a failed job unless asked otherwise. */
+    public static final int DEFAULT_LOG_TAIL_LINES = 20;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    public AgentRequest {
+        Objects.requireNonNull(jobRoot, "jobRoot");
+        jobs = List.copyOf(jobs);
+        launches = List.copyOf(launches);
+        kills = List.copyOf(kills);
+        if (logTailLines < 0) {
+            throw new IllegalArgumentException("log tail lines cannot be negative");
+        }
+    }
+
+    /** A plain probe: the snapshot and nothing else. */
+    public static AgentRequest probe(String jobRoot) {
+        return new AgentRequest(jobRoot, List.of(), List.of(), List.of(), DEFAULT_LOG_TAIL_LINES, true);
+    }
+
+    /** This request with these job queries. */
+    public AgentRequest withJobs(List<JobQuery> queries) {
+        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot);
+    }
+
+    /** This request with these launches. */
+    public AgentRequest withLaunches(List<LaunchRequest> requests) {
+        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot);
+    }
+
+    /** This request with these kills. */
+    public AgentRequest withKills(List<KillRequest> requests) {
+        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot);
+    }
+
+    /** This request with another log tail length. */
+    public AgentRequest withLogTailLines(int lines) {
+        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot);
+    }
+
+    /** This request without the GPU snapshot. */
+    public AgentRequest withoutSnapshot() {
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false);
+    }
+
+    /** The request as one line of JSON (no line breaks: strings are escaped). */
+    public String toJson() {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("job_root", jobRoot);
+        root.put("snapshot", snapshot);
+        root.put("log_tail_lines", logTailLines);
+        ArrayNode queries = root.putArray("jobs");
+        jobs.forEach(query -> queries.addObject().put("id", query.id()).put("attempt", query.attempt())
+                .put("token", query.token()).put("dir", query.dir()));
+        ArrayNode starts = root.putArray("launch");
+        launches.forEach(launch -> starts.addObject().put("id", launch.id()).put("attempt", launch.attempt())
+                .put("token", launch.token()).put("dir", launch.dir()).put("script", launch.script()));
+        ArrayNode stops = root.putArray("kill");
+        kills.forEach(kill -> stops.addObject().put("id", kill.id()).put("dir", kill.dir()).put("pid", kill.pid())
+                .put("start_ticks", kill.startTicks()).put("boot_id", kill.bootId())
+                .put("grace_s", kill.graceSeconds()));
+        try {
+            return MAPPER.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render an agent request", e);
+        }
+    }
+}

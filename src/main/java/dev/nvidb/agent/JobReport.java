@@ -1,0 +1,48 @@
+package dev.nvidb.agent;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What a node said about one attempt of a job. The agent checks liveness first, then the
+ * exit file (re-read once before {@link Status#VANISHED}), so a job that finished between
+ * two probes is reported {@link Status#EXITED}, never lost.
+ *
+ * @param id          the job id
+ * @param attempt     the attempt number
+ * @param status      see {@link Status}
+ * @param wrapper     the wrapper's recorded identity, or null when there is none (missing, error)
+ * @param exitCode    the job's exit status when exited (143 after TERM, 137 after KILL), else null
+ * @param finishedAt  the node's clock when the wrapper recorded the exit, else null
+ * @param progress    the last non-empty line of the job's status file (at most 500 characters), or null
+ * @param result      the job's {@code result.json} as compact JSON text, or null
+ * @param resultError why {@code result.json} could not be used (invalid JSON, too large), or null
+ * @param logTail     the end of stderr (else stdout) of a job that exited non-zero or vanished, or null
+ * @param reason      why the job is missing, vanished or in error, or null
+ */
+public record JobReport(long id, int attempt, Status status, WrapperProcess wrapper, Integer exitCode,
+        Instant finishedAt, String progress, String result, String resultError, String logTail, String reason) {
+
+    /** Where an attempt stands on its node. */
+    public enum Status {
+        /** The wrapper is alive and is the process recorded at launch. */
+        RUNNING,
+        /** The wrapper recorded an exit status: {@code exitCode} and {@code finishedAt} are set. */
+        EXITED,
+        /** The wrapper is gone without an exit status (killed by SIGKILL, node out of memory, ...). */
+        VANISHED,
+        /** The directory is missing or holds another token, or the launch never completed: it never ran here. */
+        MISSING,
+        /** The node could not answer for this job (bad entry, unreadable directory); nothing is known. */
+        ERROR
+    }
+
+    public JobReport {
+        Objects.requireNonNull(status, "status");
+    }
+
+    /** True when the attempt has ended on the node, one way or another. */
+    public boolean ended() {
+        return status == Status.EXITED || status == Status.VANISHED;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.nvidb.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.nvidb.testing.FakeGpuState;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the node agent on this machine exactly as a probe runs it over SSH: {@code sh -c}
+ * with {@link AgentScript#onceCommand()}, the script and one request line on stdin, with a
+ * node home of its own, python3 from {@code /usr/bin} (or {@code -Dnvidb.python}) and the
+ * fake NVML of {@code state}.
+ */
+final class LocalAgent {
+
+    static final Duration LIMIT = Duration.ofSeconds(60);
+
+    private final Path home;
+    private final Path state;
+    private final Path bin;
+    private final AgentScript script;
+
+    LocalAgent(Path home, Path state, Path work) throws IOException {
+        this.home = home;
+        this.state = state;
+        this.bin = Files.createDirectories(work.resolve("python-bin"));
+        Path python = bin.resolve("python3");  // a script, not a link: @TempDir warns about links
+        Files.writeString(python, "#!/bin/sh\nexec '" + System.getProperty("nvidb.python", "/usr/bin/python3")
+                + "' \"$@\"\n");
+        python.toFile().setExecutable(true);
+        this.script = AgentScript.of(Files.readAllBytes(
+                Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py"))));
+    }
+
+    Path home() {
+        return home;
+    }
+
+    /** Sends one request; the agent must answer and exit (its job processes may live on). */
+    ProbeReply send(AgentRequest request) {
+        try {
+            Process agent = start();
+            try (OutputStream in = agent.getOutputStream()) {
+                in.write(script.onceInput(request.toJson()));
+            }
+            byte[] stdout = agent.getInputStream().readAllBytes();  // EOF only when no job holds the pipe
+            if (!agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                agent.destroyForcibly();
+                fail("the agent did not exit");
+            }
+            byte[] stderr = agent.getErrorStream().readAllBytes();
+            assertEquals(0, agent.exitValue(), new String(stderr, StandardCharsets.UTF_8));
+            assertEquals(1, new String(stdout, StandardCharsets.UTF_8).lines().count(), "one reply line only");
+            return AgentReplyParser.parseReply("local", stdout, stderr);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Process start() throws IOException {
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script.onceCommand()).directory(home.toFile());
+        Map<String, String> env = builder.environment();
+        env.clear();
+        env.putAll(FakeGpuState.environment(state));
+        env.put("PATH", bin + ":" + FakeGpuState.binDir() + ":/usr/bin:/bin");
+        env.put("HOME", home.toString());
+        env.put("LANG", "C.UTF-8");
+        return builder.start();
+    }
+}
