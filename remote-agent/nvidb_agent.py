@@ -588,41 +588,34 @@ def find_wrapper(directory):
     return None
 
 
-def tail(path, lines):
-    """The last lines of a file, at most LOG_TAIL_BYTES bytes, or None when empty."""
+def read_end(path, size):
+    """The last size bytes of a file and whether it was longer; (None, False) if unreadable."""
     try:
         with open(path, "rb") as f:
             f.seek(0, 2)
-            size = f.tell()
-            f.seek(max(0, size - LOG_TAIL_BYTES))
-            data = f.read(LOG_TAIL_BYTES)
+            length = f.tell()
+            f.seek(max(0, length - size))
+            return f.read(size), length > size
     except (IOError, OSError):
-        return None
-    chunk = data.splitlines()
-    if size > LOG_TAIL_BYTES and chunk:
-        chunk = chunk[1:]  # the first line was cut
+        return None, False
+
+
+def tail(path, lines):
+    """The last lines of a log, at most LOG_TAIL_BYTES bytes, or None when it is empty."""
+    data, cut = read_end(path, LOG_TAIL_BYTES)
+    chunk = (data or b"").splitlines()[1 if cut else 0:]  # a cut first line is dropped
     text = b"\n".join(chunk[-lines:] if lines > 0 else []).decode("utf-8", "replace")
-    while len(text.encode("utf-8")) > LOG_TAIL_BYTES:
-        text = text[text.find("\n") + 1:] if "\n" in text else text[-LOG_TAIL_BYTES // 4:]
+    text = text.encode("utf-8")[-LOG_TAIL_BYTES:].decode("utf-8", "ignore")  # U+FFFD is 3 bytes
     return text or None
 
 
 def progress(directory):
-    text = read_text_tail(os.path.join(directory, "status"), 4096)
-    for line in reversed((text or "").splitlines()):
+    """The last non-empty line of the job's status file, at most PROGRESS_LIMIT characters."""
+    data, _ = read_end(os.path.join(directory, "status"), 4096)
+    for line in reversed((data or b"").decode("utf-8", "replace").splitlines()):
         if line.strip():
             return line.strip()[:PROGRESS_LIMIT]
     return None
-
-
-def read_text_tail(path, size):
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, 2)
-            f.seek(max(0, f.tell() - size))
-            return f.read().decode("utf-8", "replace")
-    except (IOError, OSError):
-        return None
 
 
 def collect_result(directory, report):

@@ -54,7 +54,7 @@ final class JobReplyParser {
 
     static Map<Long, ProcessSession> sessions(JsonNode reply) {
         Map<Long, ProcessSession> sessions = new HashMap<>();
-        reply.path("sessions").fields().forEachRemaining(entry -> {
+        reply.path("sessions").properties().forEach(entry -> {
             try {
                 sessions.put(Long.parseLong(entry.getKey()), new ProcessSession(
                         entry.getValue().path("sid").asLong(), entry.getValue().path("pgid").asLong()));
