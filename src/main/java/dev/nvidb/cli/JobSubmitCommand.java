@@ -3,6 +3,7 @@ package dev.nvidb.cli;
 import dev.nvidb.engine.JobView;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.engine.SubmitRequest;
+import dev.nvidb.engine.TickMode;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.LocalHost;
 import java.io.IOException;
@@ -73,7 +74,10 @@ final class JobSubmitCommand implements Callable<Integer> {
             QueueService queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
             long id = queue.submit(request);
-            wiring.refresh(queue, options, true);
+            if (!options.noTick) {
+                // A new job is news the last tick did not see: place it now rather than at the next pass.
+                queue.tick(TickMode.FORCE);
+            }
             JobView job = queue.getJob(id);
             if (waitForEnd) {
                 return JobWaiting.await(context, wiring, queue, options, List.of(id), waitTimeout, 0);

@@ -27,6 +27,24 @@ public final class LogReader {
         return text(run(job, "tail -n " + Math.max(0, lines) + " -- " + file(job, stderr) + " 2>/dev/null || true"));
     }
 
+    /**
+     * The last {@code lines} lines and the offset just after them, read consistently: the size
+     * is taken first and only bytes before it are shown, so following from the offset neither
+     * repeats nor skips a byte.
+     */
+    public Chunk lastLines(JobView job, boolean stderr, int lines) {
+        String command = "f=" + file(job, stderr) + "; [ -f \"$f\" ] || { echo 0; exit 0; }; s=$(wc -c < \"$f\"); "
+                + "echo $s; head -c $s -- \"$f\" | tail -n " + Math.max(0, lines);
+        byte[] out = run(job, command).stdout();
+        int newline = 0;
+        while (newline < out.length && out[newline] != '\n') {
+            newline++;
+        }
+        long size = Long.parseLong(new String(out, 0, newline, StandardCharsets.US_ASCII).strip());
+        byte[] text = newline + 1 <= out.length ? java.util.Arrays.copyOfRange(out, newline + 1, out.length) : new byte[0];
+        return new Chunk(text, size);
+    }
+
     /** One chunk of output starting at byte {@code offset}, at most {@code max} bytes. */
     public Chunk read(JobView job, boolean stderr, long offset, int max) {
         String command = "f=" + file(job, stderr) + "; [ -f \"$f\" ] && tail -c +" + (offset + 1) + " -- \"$f\" | head -c "

@@ -34,6 +34,7 @@ public final class QueueService implements AutoCloseable {
     private final EventStore events;
     private final NodeStore nodeStore;
     private final PendingReasons reasons;
+    private final dev.nvidb.store.JobTransitions transitions;
 
     public QueueService(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
         this.database = database;
@@ -45,6 +46,7 @@ public final class QueueService implements AutoCloseable {
         this.events = new EventStore(database);
         this.nodeStore = new NodeStore(database);
         this.reasons = new PendingReasons(database);
+        this.transitions = new dev.nvidb.store.JobTransitions(database);
     }
 
     public Database database() {
@@ -131,6 +133,61 @@ public final class QueueService implements AutoCloseable {
         int priority = places > 0 ? order.get(target).priority() + 1 : order.get(target).priority() - 1;
         annotations.setPriority(id, priority, clock.instant());
         return priority;
+    }
+
+    /** What a cancel or requeue did to one job. */
+    public record Change(long id, boolean changed, String state, String message) {
+    }
+
+    /**
+     * Cancels pending and running jobs. A running job's kill is recorded in the same
+     * transaction and sent at once to its node (TERM to its process group, KILL after the
+     * grace period); if the node is unreachable, the first probe that reaches it kills it.
+     */
+    public List<Change> cancel(List<Long> ids) {
+        List<Change> changes = new java.util.ArrayList<>();
+        java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+        for (long id : ids) {
+            Job job = getJob(id).job();
+            if (job.state().finished()) {
+                changes.add(new Change(id, false, job.state().key(), "job " + id + " already ended: " + job.state().key()));
+                continue;
+            }
+            boolean done = transitions.cancel(id, dev.nvidb.store.Expected.of(job), "cancelled by request", clock.instant());
+            if (done && job.state() == JobState.RUNNING) {
+                touched.add(job.assignment().node());
+            }
+            Job after = getJob(id).job();
+            changes.add(new Change(id, done, after.state().key(), done ? "cancelled job " + id
+                    : "job " + id + " changed meanwhile: now " + after.state().key()));
+        }
+        new Reaper(database, nodes, settings, clock).reapNow(List.copyOf(touched));
+        return changes;
+    }
+
+    /**
+     * Puts jobs back to pending to run again (a new attempt; the note stays, progress is
+     * cleared). A running job is killed first, as by cancel.
+     */
+    public List<Change> requeue(List<Long> ids) {
+        List<Change> changes = new java.util.ArrayList<>();
+        java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+        for (long id : ids) {
+            Job job = getJob(id).job();
+            if (job.state() == JobState.PENDING) {
+                changes.add(new Change(id, false, job.state().key(), "job " + id + " is already pending"));
+                continue;
+            }
+            boolean done = transitions.requeue(id, dev.nvidb.store.Expected.of(job), "requeued by request",
+                    clock.instant());
+            if (done && job.state() == JobState.RUNNING) {
+                touched.add(job.assignment().node());
+            }
+            changes.add(new Change(id, done, getJob(id).job().state().key(), done ? "requeued job " + id
+                    : "job " + id + " changed meanwhile"));
+        }
+        new Reaper(database, nodes, settings, clock).reapNow(List.copyOf(touched));
+        return changes;
     }
 
     /** Forgets finished jobs in {@code states}; returns the ids removed. */

@@ -1,0 +1,74 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.engine.QueueService.Change;
+import dev.nvidb.output.Json;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nvidb job cancel|requeue ID…}: end jobs now, or run them again. Exit 0 when every job
+ * changed, 1 when some could not (already ended, already pending).
+ */
+abstract class JobChangeCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(arity = "1..*", paramLabel = "ID", description = "The jobs.")
+    List<String> ids;
+
+    JobChangeCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code --json}: one entry per job. */
+    record Changed(int schemaVersion, boolean ok, List<Change> jobs) {
+    }
+
+    abstract List<Change> apply(QueueService queue, List<Long> jobs);
+
+    @Override
+    public Integer call() {
+        List<Long> jobs = ids.stream().map(JobIds::parse).toList();
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            jobs.forEach(queue::getJob);
+            List<Change> changes = apply(queue, jobs);
+            boolean all = changes.stream().allMatch(Change::changed);
+            if (options.json) {
+                context.out().println(Json.write(new Changed(Json.SCHEMA_VERSION, all, changes)));
+            } else {
+                changes.forEach(change -> context.err().println(change.message()));
+            }
+            return all ? 0 : 1;
+        }
+    }
+
+    @Command(name = "cancel", description = "Cancel jobs: pending ones never start, running ones are killed.")
+    static final class Cancel extends JobChangeCommand {
+        Cancel(Context context) {
+            super(context);
+        }
+
+        List<Change> apply(QueueService queue, List<Long> jobs) {
+            return queue.cancel(jobs);
+        }
+    }
+
+    @Command(name = "requeue", description = "Run jobs again (a running one is killed first); the note is kept.")
+    static final class Requeue extends JobChangeCommand {
+        Requeue(Context context) {
+            super(context);
+        }
+
+        List<Change> apply(QueueService queue, List<Long> jobs) {
+            return queue.requeue(jobs);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.JobView;
+import dev.nvidb.engine.LogReader;
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.engine.TickMode;
+import dev.nvidb.output.Json;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code nvidb job logs ID [-n N] [--stderr] [-f]}: a job's output, read on its node. With
+ * {@code -f} it follows by byte offset (no line is printed twice or skipped) and stops when the
+ * job ends, after the last bytes.
+ */
+@Command(name = "logs", description = "Print a job's output (stdout, or --stderr); -f follows until the job ends.")
+final class JobLogsCommand implements Callable<Integer> {
+
+    private static final int CHUNK = 1 << 20;
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(paramLabel = "ID")
+    String id;
+    @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "Start with the last N lines (default 50).")
+    int lines = 50;
+    @Option(names = "--stderr", description = "Read stderr instead of stdout.")
+    boolean stderr;
+    @Option(names = {"-f", "--follow"}, description = "Keep printing new output until the job ends.")
+    boolean follow;
+    @Option(names = "--interval", paramLabel = "SEC", description = "Seconds between reads when following (default 1).")
+    double interval = 1;
+
+    JobLogsCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code job logs --json}: the text read and the offset to continue from. */
+    record Logs(int schemaVersion, boolean ok, long id, String stream, String text, long nextOffset) {
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        long jobId = JobIds.parse(id);
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            queue.getJob(jobId);
+            wiring.refresh(queue, options, true);
+            JobView job = follow ? awaitStart(queue, jobId) : queue.getJob(jobId);
+            LogReader reader = wiring.logs(queue);
+            LogReader.Chunk chunk = reader.lastLines(job, stderr, lines);
+            if (options.json) {
+                context.out().println(Json.write(new Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
+                        new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
+                return 0;
+            }
+            write(chunk.bytes());
+            long offset = chunk.nextOffset();
+            while (follow) {
+                boolean ended = queue.getJob(jobId).job().state().finished();
+                LogReader.Chunk next = reader.read(job, stderr, offset, CHUNK);
+                write(next.bytes());
+                offset = next.nextOffset();
+                if (ended && next.bytes().length == 0) {
+                    break;
+                }
+                if (next.bytes().length < CHUNK) {
+                    Thread.sleep(Math.round(interval * 1000));
+                    queue.tick(TickMode.IF_DUE);
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** A followed job that has not started yet is waited for (ticking, so it can be placed). */
+    private JobView awaitStart(QueueService queue, long jobId) throws InterruptedException {
+        JobView job = queue.getJob(jobId);
+        while (job.jobDir() == null && !job.job().state().finished()) {
+            Thread.sleep(Math.round(interval * 1000));
+            queue.tick(TickMode.IF_DUE);
+            job = queue.getJob(jobId);
+        }
+        return job;
+    }
+
+    /** Bytes of a character split across two reads, held until the rest arrives. */
+    private byte[] carry = new byte[0];
+
+    private void write(byte[] bytes) {
+        byte[] all = new byte[carry.length + bytes.length];
+        System.arraycopy(carry, 0, all, 0, carry.length);
+        System.arraycopy(bytes, 0, all, carry.length, bytes.length);
+        int complete = completeUtf8(all);
+        carry = java.util.Arrays.copyOfRange(all, complete, all.length);
+        if (complete > 0) {
+            context.out().print(new String(all, 0, complete, StandardCharsets.UTF_8));
+            context.out().flush();
+        }
+    }
+
+    /** How many leading bytes form whole UTF-8 characters (a cut sequence at the end is left out). */
+    static int completeUtf8(byte[] bytes) {
+        int end = bytes.length;
+        for (int back = 1; back <= Math.min(3, end); back++) {
+            int b = bytes[end - back] & 0xff;
+            if ((b & 0xc0) == 0x80) {
+                continue;
+            }
+            int length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+            return length > back ? end - back : end;
+        }
+        return end;
+    }
+}

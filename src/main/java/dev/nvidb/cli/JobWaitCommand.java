@@ -1,0 +1,40 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nvidb job wait ID… [--timeout S]}: block until the jobs end (0 all completed, 1 one failed, 2 timed out). */
+@Command(name = "wait", description = "Wait for jobs to end: exit 0 all completed, 1 any ended badly, 2 timed out.")
+final class JobWaitCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(arity = "1..*", paramLabel = "ID")
+    List<String> ids;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up after this long (exit 2).")
+    Long timeout;
+
+    JobWaitCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        List<Long> jobs = ids.stream().map(JobIds::parse).toList();
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            jobs.forEach(queue::getJob);
+            wiring.refresh(queue, options, true);
+            return JobWaiting.await(context, wiring, queue, options, jobs, timeout, 0);
+        }
+    }
+}
