@@ -190,6 +190,47 @@ public final class QueueService implements AutoCloseable {
         return changes;
     }
 
+    /**
+     * The queue in one read, from the database (nodes as of their last answer): every queue
+     * node, the jobs shown (all active ones plus the {@code recent} most recently finished),
+     * counts by state, open alerts, and kills still owed.
+     */
+    public QueueStatus status(boolean includeIgnored, int recent) {
+        return database.read("read the queue status", conn -> {
+            List<StoredJob> all = jobs.listJobs(conn, JobFilter.all());
+            Map<String, dev.nvidb.store.NodeRecord> records = new java.util.HashMap<>();
+            new NodeStore(database).listNodes(conn).forEach(record -> records.put(record.name(), record));
+            StatusReader reader = new StatusReader(settings.queue().headroomMb());
+            List<NodeView> views = new java.util.ArrayList<>();
+            for (String name : nodes.names()) {
+                NodeView view = reader.node(name, records.get(name), all);
+                if (includeIgnored || !view.ignored()) {
+                    views.add(view);
+                }
+            }
+            Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+            for (JobState state : JobState.values()) {
+                counts.put(state.key(), 0);
+            }
+            all.forEach(job -> counts.merge(job.job().state().key(), 1, Integer::sum));
+            Map<Long, String> pending = reasons.read();
+            List<StoredJob> finished = all.stream().filter(job -> job.job().state().finished()).toList();
+            java.util.Set<Long> recentIds = new java.util.HashSet<>();
+            finished.subList(Math.max(0, finished.size() - recent), finished.size())
+                    .forEach(job -> recentIds.add(job.id()));
+            List<JobView> shown = new java.util.ArrayList<>();
+            for (StoredJob job : all) {
+                if (!job.job().state().finished() || recentIds.contains(job.id())) {
+                    shown.add(view(job, pending));
+                }
+            }
+            return new QueueStatus(views, shown, counts, new dev.nvidb.store.AlertStore(database).listOpen(conn),
+                    new dev.nvidb.store.ReapStore(database).list(conn, null).size(),
+                    new dev.nvidb.store.MetaStore(database).getInstant(conn, dev.nvidb.store.MetaStore.LAST_TICK_AT)
+                            .orElse(null));
+        });
+    }
+
     /** Forgets finished jobs in {@code states}; returns the ids removed. */
     public List<Long> purge(Set<JobState> states) {
         return jobs.purge(states, clock.instant());

@@ -1,0 +1,57 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.JobView;
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.engine.QueueStatus;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonQueue;
+import dev.nvidb.output.QueueText;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nvidb queue status [--procs]}: alerts first, then nodes with budgets, then jobs. */
+@Command(name = "status", description = "Open alerts, nodes with their GPU budgets, and the job table in one view.")
+final class QueueStatusCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Option(names = "--procs", description = "List every GPU process, with its owner and job.")
+    boolean procs;
+    @Option(names = "--recent", paramLabel = "N", description = "Also show the N most recently finished jobs (default 10).")
+    int recent = 10;
+
+    QueueStatusCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            wiring.refresh(queue, options, true);
+            QueueStatus status = queue.status(false, Math.max(0, recent));
+            if (options.json) {
+                List<dev.nvidb.output.JsonJob> jobs = status.jobs().stream().map(Render::json).toList();
+                context.out().println(Json.write(JsonQueue.status(status, jobs)));
+                return 0;
+            }
+            int width = Terminal.width(context);
+            context.out().print(QueueText.alerts(status.openAlerts(), width));
+            context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now()));
+            List<JobView> jobs = status.jobs();
+            if (!jobs.isEmpty()) {
+                Render.list(context, false, jobs);
+            }
+            context.out().println(QueueText.counts(status.counts()) + (status.pendingReaps() > 0
+                    ? "; " + status.pendingReaps() + " kills owed to unreachable nodes" : ""));
+            return 0;
+        }
+    }
+}

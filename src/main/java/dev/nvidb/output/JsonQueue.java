@@ -1,0 +1,79 @@
+package dev.nvidb.output;
+
+import dev.nvidb.engine.GpuView;
+import dev.nvidb.engine.NodeView;
+import dev.nvidb.engine.QueueStatus;
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.scheduler.GpuBudget;
+import dev.nvidb.store.Alert;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+/** The queue documents: {@code queue status --json} and {@code queue nodes --json}. */
+public final class JsonQueue {
+
+    private JsonQueue() {
+    }
+
+    /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
+    public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
+                         List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt, Object keeper) {
+    }
+
+    /** {@code queue nodes --json}. */
+    public record Nodes(int schemaVersion, boolean ok, List<Node> nodes) {
+    }
+
+    /** One queue node with its GPUs' budgets. */
+    public record Node(String node, String status, boolean drained, boolean ignored, BigDecimal lastSeenAt,
+                       String lastError, int consecutiveFailures, BigDecimal backoffUntil, String hostname,
+                       String driverVersion, int runningJobs, List<JsonGpu> gpus) {
+    }
+
+    /** An open alert. */
+    public record JsonAlert(long id, BigDecimal at, String kind, String severity, Long jobId, String node, String message,
+                            String detail) {
+    }
+
+    public static Status status(QueueStatus status, List<JsonJob> jobs) {
+        List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
+        return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
+                status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()), null);
+    }
+
+    public static Nodes nodes(List<NodeView> nodes) {
+        return new Nodes(Json.SCHEMA_VERSION, true, nodes.stream().map(JsonQueue::node).toList());
+    }
+
+    static JsonAlert alert(Alert alert) {
+        return new JsonAlert(alert.id(), JsonJob.seconds(alert.at()), alert.kind(), alert.severity(), alert.jobId(),
+                alert.node(), alert.message(), alert.detail());
+    }
+
+    static Node node(NodeView view) {
+        String hostname = view.snapshot() == null ? null : view.snapshot().info().hostname();
+        String driver = view.snapshot() == null ? null : view.snapshot().driverVersion();
+        return new Node(view.name(), view.status(), view.drained(), view.ignored(), JsonJob.seconds(view.lastSeenAt()),
+                view.lastError(), view.failures(), JsonJob.seconds(view.backoffUntil()), hostname, driver,
+                view.runningJobs(), view.gpus().stream().map(gpu -> gpu(view.name(), gpu)).toList());
+    }
+
+    static JsonGpu gpu(String node, GpuView view) {
+        GpuSnapshot gpu = view.gpu();
+        GpuBudget budget = view.budget();
+        List<JsonGpu.JsonProcess> processes = gpu.processes().stream().map(process -> process(process, view)).toList();
+        return new JsonGpu(node, gpu.index(), gpu.uuid(), gpu.name(), gpu.pciBusId(), gpu.memTotalMb(), gpu.memUsedMb(),
+                gpu.memUsedPercent(), gpu.utilPercent(), gpu.memUtilPercent(), gpu.temperatureC(), gpu.powerW(),
+                gpu.powerLimitW(), budget == null ? null : budget.externalMb(),
+                budget == null ? null : budget.queueUsedMb(), budget == null ? null : budget.reservedMb(),
+                budget == null ? null : budget.freeMb(), view.attribution(), gpu.error(), processes);
+    }
+
+    private static JsonGpu.JsonProcess process(GpuProcess process, GpuView view) {
+        Long job = view.jobOfPid().get(process.pid());
+        return new JsonGpu.JsonProcess(process.pid(), process.user(), process.name(), process.command(), process.type(),
+                process.memMb(), job != null, job);
+    }
+}

@@ -1,0 +1,97 @@
+package dev.nvidb.output;
+
+import dev.nvidb.engine.GpuView;
+import dev.nvidb.engine.NodeView;
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.scheduler.GpuBudget;
+import dev.nvidb.store.Alert;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Text for {@code queue nodes} and {@code queue status}: per node a status line and a GPU
+ * table whose UNMANAGED, QUEUE, RESERVED and FREE columns are the budget the scheduler uses.
+ * Pure; fits 80 columns.
+ */
+public final class QueueText {
+
+    private static final String GPU_HEADER = String.format(Locale.ROOT, "  %-4s %-20s %4s %11s %10s %6s %6s %4s %6s",
+            "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE");
+
+    private QueueText() {
+    }
+
+    public static String nodes(List<NodeView> nodes, boolean processes, Instant now) {
+        StringBuilder out = new StringBuilder();
+        for (NodeView node : nodes) {
+            node(out, node, processes, now);
+        }
+        return out.toString();
+    }
+
+    public static String alerts(List<Alert> alerts, int width) {
+        StringBuilder out = new StringBuilder();
+        for (Alert alert : alerts) {
+            out.append(Units.fit(String.format(Locale.ROOT, "! %d %s %s", alert.id(), alert.kind(), alert.message()), width))
+                    .append('\n');
+        }
+        return out.toString();
+    }
+
+    public static String counts(Map<String, Integer> counts) {
+        return counts.entrySet().stream().filter(entry -> entry.getValue() > 0)
+                .map(entry -> entry.getValue() + " " + entry.getKey()).collect(Collectors.joining(", "));
+    }
+
+    private static void node(StringBuilder out, NodeView node, boolean processes, Instant now) {
+        out.append(node.name()).append(" [").append(node.drained() ? node.status() + ", drained" : node.status())
+                .append(node.ignored() ? ", ignored" : "").append(']');
+        String host = node.snapshot() == null ? null : node.snapshot().info().hostname();
+        if (host != null && !host.equals(node.name())) {
+            out.append(' ').append(host);
+        }
+        out.append(node.lastSeenAt() == null ? "  never seen" : "  seen " + JobText.ago(node.lastSeenAt(), now) + " ago");
+        out.append("  ").append(node.runningJobs()).append(node.runningJobs() == 1 ? " job" : " jobs").append('\n');
+        if (node.lastError() != null && !"up".equals(node.status())) {
+            out.append("  ").append(node.lastError()).append('\n');
+        }
+        if (!node.gpus().isEmpty()) {
+            out.append(GPU_HEADER).append('\n');
+        }
+        for (GpuView gpu : node.gpus()) {
+            gpu(out, gpu);
+            if (processes) {
+                for (GpuProcess process : gpu.gpu().processes()) {
+                    Long job = gpu.jobOfPid().get(process.pid());
+                    out.append(Units.fit(String.format(Locale.ROOT, "       pid %-8d %-10s %7s  %s%s", process.pid(),
+                            process.user() == null ? "?" : Units.fit(process.user(), 10),
+                            process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb()),
+                            job == null ? "" : "job " + job + "  ",
+                            process.command() != null ? process.command() : process.name()), 80)).append('\n');
+                }
+            }
+        }
+    }
+
+    private static void gpu(StringBuilder out, GpuView view) {
+        GpuSnapshot gpu = view.gpu();
+        String model = Units.fit(gpu.name(), 20);
+        if (view.budget() == null) {
+            out.append(String.format(Locale.ROOT, "  %-4s %-20s %s%n", "GPU" + gpu.index(), model,
+                    gpu.error() == null ? "state unknown: not a placement target" : "error: " + gpu.error()));
+            return;
+        }
+        GpuBudget budget = view.budget();
+        long foreignProcesses = gpu.processes().stream().filter(p -> !view.jobOfPid().containsKey(p.pid())).count();
+        String unmanaged = Units.mebibytes(budget.externalMb())
+                + ("blind".equals(view.attribution()) ? "(b)" : foreignProcesses > 0 ? "(" + foreignProcesses + "p)" : "");
+        out.append(String.format(Locale.ROOT, "  %-4s %-20s %4s %11s %10s %6s %6s %4d %6s%n", "GPU" + gpu.index(), model,
+                Units.percent(gpu.utilPercent()), Units.mebibytes(gpu.memUsedMb()) + "/" + Units.mebibytes(gpu.memTotalMb()),
+                unmanaged, budget.queueUsedMb() == null ? "-" : Units.mebibytes(budget.queueUsedMb()),
+                Units.mebibytes(budget.reservedMb()), budget.jobCount(), Units.mebibytes(Math.max(0, budget.freeMb()))));
+    }
+}
