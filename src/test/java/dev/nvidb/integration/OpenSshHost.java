@@ -141,17 +141,21 @@ final class OpenSshHost implements AutoCloseable {
     }
 
     /** Stops the daemon: connections are refused afterwards. */
-    void stop() throws InterruptedException {
+    void stop() {
         if (sshd != null) {
             sshd.destroy();
-            sshd.waitFor(5, TimeUnit.SECONDS);
+            try {
+                sshd.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             sshd.destroyForcibly();
             sshd = null;
         }
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         stop();
     }
 
