@@ -63,8 +63,10 @@ final class JobWaiting {
                     jobs.stream().map(Render::json).toList())));
         } else {
             for (JobView job : jobs) {
-                context.out().println(job.id() + " " + job.job().state().key()
-                        + (job.job().exitCode() == null ? "" : " exit " + job.job().exitCode()));
+                String how = job.job().exitCode() != null ? " exit " + job.job().exitCode()
+                        : job.job().lastError() != null && job.job().state().endedBadly() ? ": " + job.job().lastError()
+                        : job.pendingReason() != null ? ": " + job.pendingReason() : "";
+                context.out().println(job.id() + " " + job.job().state().key() + how);
             }
             if (timedOut) {
                 context.err().println("nvidb: gave up waiting; the jobs above are still pending or running");
