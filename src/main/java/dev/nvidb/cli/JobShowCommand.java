@@ -44,7 +44,7 @@ final class JobShowCommand implements Callable<Integer> {
                 context.out().println(Json.write(JsonJobs.one(Render.json(view), tail)));
             } else {
                 context.out().print(JobDetailText.render(view.job(), view.pendingReason(), view.unverifiedSince(),
-                        Instant.now()));
+                        view.jobDir(), Instant.now()));
                 if (tail != null) {
                     context.out().println("--- last " + logs + " lines of stdout ---");
                     context.out().print(tail.endsWith("\n") || tail.isEmpty() ? tail : tail + "\n");

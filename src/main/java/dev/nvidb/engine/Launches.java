@@ -37,8 +37,12 @@ final class Launches {
     private final Alerts alerts;
     private final ProbeRound round;
     private final Clock clock;
+    private static final String LAUNCH_FAILED = "launch failed on ";
+
     private final JobTransitions transitions;
     private final ReapStore reaps;
+    private final dev.nvidb.store.JobStore jobs;
+    private final dev.nvidb.store.JobAnnotations annotations;
 
     Launches(Database database, TickSettings settings, Alerts alerts, ProbeRound round, Clock clock) {
         this.database = database;
@@ -48,6 +52,8 @@ final class Launches {
         this.clock = clock;
         this.transitions = new JobTransitions(database);
         this.reaps = new ReapStore(database);
+        this.jobs = new dev.nvidb.store.JobStore(database);
+        this.annotations = new dev.nvidb.store.JobAnnotations(database);
     }
 
     /** Launches and kills on every answering node; returns the ids of jobs now started. */
@@ -131,14 +137,23 @@ final class Launches {
         return started;
     }
 
-    /** A launch that failed for sure (nothing started): back to pending, with a warning. */
+    /**
+     * A launch that failed for sure (nothing started): back to pending, with a warning. A job
+     * whose launch already failed once is also held, so a broken node or disk cannot make it
+     * loop; {@code job requeue} releases it.
+     */
     private void launchFailed(String node, long id, int attempt, String error, Instant now) {
+        String why = LAUNCH_FAILED + node + ": " + error;
         try {
             database.write("record failed launch of job " + id, conn -> {
-                if (transitions.requeue(conn, id, new Expected(JobState.RUNNING, attempt),
-                        "launch failed on " + node + ": " + error, now)) {
+                String before = jobs.getJob(conn, id).job().lastError();
+                if (transitions.requeue(conn, id, new Expected(JobState.RUNNING, attempt), why, now)) {
                     alerts.launchFailed(id, attempt, node, "job " + id + " could not start on " + node + ": " + error,
                             now).run(conn);
+                    if (before != null && before.startsWith(LAUNCH_FAILED)) {
+                        annotations.hold(conn, id, "its launch failed twice (" + why + "); release it with"
+                                + " 'nvidb job requeue " + id + "'", now);
+                    }
                 }
                 return null;
             });

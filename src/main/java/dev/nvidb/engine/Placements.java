@@ -74,12 +74,13 @@ final class Placements {
                 }
             }
             Map<String, List<Launch>> launches = new LinkedHashMap<>();
+            String queueRoot = settings.queue().jobRoot() + "/" + QueueIdentity.of(meta).run(conn);
             for (Placement placement : plan.placements()) {
                 Job job = jobs.getJob(conn, placement.jobId()).job();
                 int attempt = job.attempt() + 1;
                 Assignment assignment = new Assignment(placement.node(), placement.gpuIndices(), placement.gpuUuids(),
                         attempt, UUID.randomUUID().toString());
-                String dir = JobQuery.directory(settings.queue().jobRoot(), job.id(), attempt);
+                String dir = JobQuery.directory(queueRoot, job.id(), attempt);
                 if (transitions.place(conn, job.id(), assignment, dir, now)) {
                     launches.computeIfAbsent(placement.node(), node -> new ArrayList<>())
                             .add(new Launch(job, assignment, dir));

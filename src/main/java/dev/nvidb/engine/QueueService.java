@@ -174,6 +174,12 @@ public final class QueueService implements AutoCloseable {
         java.util.Set<String> touched = new java.util.LinkedHashSet<>();
         for (long id : ids) {
             Job job = getJob(id).job();
+            if (job.held()) {
+                boolean released = annotations.release(id, clock.instant());
+                changes.add(new Change(id, released, job.state().key(), released ? "released job " + id
+                        : "job " + id + " changed meanwhile"));
+                continue;
+            }
             if (job.state() == JobState.PENDING) {
                 changes.add(new Change(id, false, job.state().key(), "job " + id + " is already pending"));
                 continue;

@@ -15,6 +15,11 @@ public final class JobDetailText {
     }
 
     public static String render(Job job, String pendingReason, Instant unverifiedSince, Instant now) {
+        return render(job, pendingReason, unverifiedSince, null, now);
+    }
+
+    /** The block with the attempt's directory on its node. */
+    public static String render(Job job, String pendingReason, Instant unverifiedSince, String jobDir, Instant now) {
         JobSpec spec = job.spec();
         List<String[]> lines = new ArrayList<>();
         add(lines, "job", job.id() + "  " + spec.name());
@@ -29,6 +34,7 @@ public final class JobDetailText {
             add(lines, "placed", assignment.node() + (assignment.gpuIds().isEmpty() ? "" : " GPU "
                     + assignment.gpuIds().stream().map(String::valueOf).collect(Collectors.joining(","))));
         }
+        add(lines, "directory", jobDir == null ? null : jobDir + (job.assignment() == null ? "" : " on " + job.assignment().node()));
         add(lines, "priority", String.valueOf(job.priority()));
         add(lines, "after", dependencies(spec));
         add(lines, "attempt", job.attempt() + (spec.maxRetries() > 0 ? " (retries allowed: " + spec.maxRetries() + ")" : ""));

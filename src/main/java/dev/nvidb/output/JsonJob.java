@@ -39,6 +39,7 @@ public record JsonJob(
         String pendingReason,
         BigDecimal unverifiedSince,
         String requestedNode,
+        String jobDir,
         String workdir,
         List<String> envNames,
         Long timeoutS,
@@ -49,8 +50,14 @@ public record JsonJob(
      * @param pendingReason   why a pending job is not running yet, or null
      * @param unverifiedSince when its node stopped answering while it ran, or null
      * @param result          the parsed result document, or null
+     * @param jobDir          the current attempt's directory on its node ({@code ~} is the node's home), or null
      */
     public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result) {
+        return of(job, pendingReason, unverifiedSince, result, null);
+    }
+
+    /** The job with where its current attempt lives on its node. */
+    public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result, String jobDir) {
         JobSpec spec = job.spec();
         List<Long> after = spec.dependencies().stream().filter(Dependency::needsSuccess).map(Dependency::jobId).toList();
         List<Long> afterAny = spec.dependencies().stream().filter(d -> !d.needsSuccess()).map(Dependency::jobId).toList();
@@ -62,7 +69,7 @@ public record JsonJob(
                 seconds(job.startedAt()), seconds(job.finishedAt()), job.exitCode(), job.attempt(), spec.maxRetries(),
                 job.lastError(), job.note(), job.progress(), result, job.held(),
                 job.state() == dev.nvidb.model.JobState.PENDING ? reason : null, seconds(unverifiedSince), spec.node(),
-                spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags());
+                jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags());
     }
 
     /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */

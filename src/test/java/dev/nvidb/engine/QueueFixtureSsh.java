@@ -124,6 +124,15 @@ final class QueueFixtureSsh {
         }
     }
 
+    /** Where attempt {@code attempt} of job {@code id} lives on {@code host}'s disk (the harness host's home). */
+    Path attemptDir(dev.nvidb.testing.TestHost host, long id, int attempt) {
+        JsonNode job = job(id);
+        String dir = job.get("job_dir").asText();
+        String base = dir.substring(0, dir.lastIndexOf('/'));
+        String relative = (base + "/" + attempt).substring(2);
+        return host.home().resolve(relative);
+    }
+
     static String state(JsonNode job) {
         return job.get("state").asText();
     }

@@ -116,7 +116,7 @@ class QueueOverSshTest {
         long job = client.submit("--vram", "1G", "--", "echo $$ > \"$NVIDB_JOB_DIR/me\"; exec sleep 60");
         JsonNode running = client.job(job);
         int gpu = running.at("/gpu_ids/0").asInt();
-        Path me = a.home().resolve(".nvidb/jobs/" + job + "/1/me");
+        Path me = client.attemptDir(a, job, 1).resolve("me");
         long pid = awaitPid(me);
         FakeGpuState state = FakeGpuState.create()
                 .gpu(0, "NVIDIA GeForce RTX 4090", CARD).uuid(0, "GPU-gpu-a-0")
@@ -161,7 +161,7 @@ class QueueOverSshTest {
         JsonNode unverified = client.job(job);
         assertEquals("running", unverified.get("state").asText());
         assertFalse(unverified.get("unverified_since").isNull(), "shown as unverified while its node is down");
-        Path exit = b.home().resolve(".nvidb/jobs/" + job + "/1/exit");
+        Path exit = client.attemptDir(b, job, 1).resolve("exit");
         awaitFile(exit);
         b.start();
         JsonNode done = client.tickUntil(job, j -> !QueueFixtureSsh.state(j).equals("running"), LIMIT);
@@ -173,7 +173,7 @@ class QueueOverSshTest {
     void jobCancelledDuringAnOutageIsKilledWhenTheNodeReturns() throws Exception {
         QueueFixtureSsh client = client("reap", List.of("gpu-c"), "kill_grace_seconds: 1");
         long job = client.submit("--", "exec sleep 300");
-        Path pidFile = c.home().resolve(".nvidb/jobs/" + job + "/1/pid");
+        Path pidFile = client.attemptDir(c, job, 1).resolve("pid");
         awaitFile(pidFile);
         long pid = client.json("queue", "events", "--json", "--job", String.valueOf(job)).findValues("pid").stream()
                 .mapToLong(JsonNode::asLong).findFirst().orElseThrow();
