@@ -49,19 +49,42 @@ class ArchitectureTest {
 
     @Test
     void modelImportsNothingElseFromTheProject() throws IOException {
-        List<String> violations = new ArrayList<>();
+        assertEquals(List.of(), projectImportsOutside("model", Set.of("model")));
+    }
+
+    @Test
+    void schedulerIsPureAndSeesOnlyTheModel() throws IOException {
+        assertEquals(List.of(), projectImportsOutside("scheduler", Set.of("model", "scheduler")));
+        List<String> io = new ArrayList<>();
         for (Path file : sources()) {
-            String pkg = MAIN.relativize(file).getName(0).toString();
-            if (!pkg.equals("model")) {
-                continue;
-            }
-            for (String line : Files.readAllLines(file)) {
-                if (line.startsWith("import dev.nvidb.") && !line.startsWith("import dev.nvidb.model.")) {
-                    violations.add(MAIN.relativize(file) + ": " + line);
+            if (MAIN.relativize(file).getName(0).toString().equals("scheduler")) {
+                for (String line : Files.readAllLines(file)) {
+                    if (line.startsWith("import java.io") || line.startsWith("import java.nio")
+                            || line.startsWith("import java.net") || line.contains("Clock")) {
+                        io.add(MAIN.relativize(file) + ": " + line);
+                    }
                 }
             }
         }
-        assertEquals(List.of(), violations);
+        assertEquals(List.of(), io, "the scheduler does no I/O and reads no clock");
+    }
+
+    private static List<String> projectImportsOutside(String pkg, Set<String> allowed) throws IOException {
+        List<String> violations = new ArrayList<>();
+        for (Path file : sources()) {
+            if (!MAIN.relativize(file).getName(0).toString().equals(pkg)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(file)) {
+                if (line.startsWith("import dev.nvidb.")) {
+                    String target = line.substring("import dev.nvidb.".length()).split("\\.")[0];
+                    if (!allowed.contains(target)) {
+                        violations.add(MAIN.relativize(file) + ": " + line);
+                    }
+                }
+            }
+        }
+        return violations;
     }
 
     @Test
