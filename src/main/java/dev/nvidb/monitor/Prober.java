@@ -1,21 +1,16 @@
 package dev.nvidb.monitor;
 
 import dev.nvidb.agent.AgentReplyParser;
+import dev.nvidb.agent.AgentRequest;
 import dev.nvidb.agent.AgentScript;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
 import dev.nvidb.node.CommandResult;
+import dev.nvidb.node.Fanout;
 import dev.nvidb.node.Node;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Probes nodes with the agent, all at once: each node gets its own thread and its own
@@ -35,32 +30,13 @@ public final class Prober {
     public Prober(AgentScript script, Duration timeout, String jobRoot) {
         this.script = script;
         this.timeout = timeout;
-        this.requestJson = "{\"job_root\": \"" + jobRoot.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+        this.requestJson = AgentRequest.probe(jobRoot).toJson();
     }
 
     /** Probes every node in parallel; the result list is in the order of {@code nodes}. */
     public List<ProbeResult> probeAll(List<Node> nodes) {
-        if (nodes.size() == 1) {
-            return List.of(probe(nodes.get(0)));
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(nodes.size(), runnable -> {
-            Thread thread = new Thread(runnable, "probe");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            List<Future<ProbeResult>> futures = new ArrayList<>();
-            for (Node node : nodes) {
-                futures.add(pool.submit(() -> probe(node)));
-            }
-            List<ProbeResult> results = new ArrayList<>();
-            for (int i = 0; i < nodes.size(); i++) {
-                results.add(await(nodes.get(i), futures.get(i)));
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
+        return Fanout.each(nodes, this::probe, timeout.plusSeconds(5),
+                (node, why) -> ProbeResult.failed(node.name(), node.address(), why, timeout));
     }
 
     /** Probes one node; failures become a {@link ProbeResult} with the reason, never an exception. */
@@ -72,24 +48,6 @@ public final class Prober {
             return ProbeResult.answered(node.name(), node.address(), snapshot, since(start));
         } catch (NvidbException e) {
             return ProbeResult.failed(node.name(), node.address(), e.getMessage(), since(start));
-        }
-    }
-
-    private ProbeResult await(Node node, Future<ProbeResult> future) {
-        // The shell enforces its own timeout; this bound only guards against a transport bug.
-        long graceMillis = timeout.toMillis() + 5_000;
-        try {
-            return future.get(graceMillis, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            return ProbeResult.failed(node.name(), node.address(),
-                    node.name() + ": no answer within " + timeout.toSeconds() + " s", timeout);
-        } catch (ExecutionException e) {
-            return ProbeResult.failed(node.name(), node.address(),
-                    node.name() + ": probe failed: " + e.getCause(), timeout);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return ProbeResult.failed(node.name(), node.address(), node.name() + ": interrupted", timeout);
         }
     }
 
