@@ -4,16 +4,28 @@ import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.JobState;
+import dev.nvidb.store.AlertStore;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.Event;
 import dev.nvidb.store.EventStore;
+import dev.nvidb.store.Expected;
 import dev.nvidb.store.JobAnnotations;
 import dev.nvidb.store.JobFilter;
 import dev.nvidb.store.JobStore;
+import dev.nvidb.store.JobTransitions;
+import dev.nvidb.store.MetaStore;
+import dev.nvidb.store.NodeRecord;
 import dev.nvidb.store.NodeStore;
+import dev.nvidb.store.ReapStore;
 import dev.nvidb.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +46,7 @@ public final class QueueService implements AutoCloseable {
     private final EventStore events;
     private final NodeStore nodeStore;
     private final PendingReasons reasons;
-    private final dev.nvidb.store.JobTransitions transitions;
+    private final JobTransitions transitions;
 
     public QueueService(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
         this.database = database;
@@ -46,7 +58,7 @@ public final class QueueService implements AutoCloseable {
         this.events = new EventStore(database);
         this.nodeStore = new NodeStore(database);
         this.reasons = new PendingReasons(database);
-        this.transitions = new dev.nvidb.store.JobTransitions(database);
+        this.transitions = new JobTransitions(database);
     }
 
     public Database database() {
@@ -123,7 +135,7 @@ public final class QueueService implements AutoCloseable {
                     "set its priority instead: nvidb job priority " + id + " N");
         }
         List<Job> order = jobs.listJobs(JobFilter.inStates(JobState.PENDING)).stream().map(StoredJob::job)
-                .sorted(java.util.Comparator.comparingInt(Job::priority).reversed().thenComparingLong(Job::id))
+                .sorted(Comparator.comparingInt(Job::priority).reversed().thenComparingLong(Job::id))
                 .toList();
         int index = order.indexOf(order.stream().filter(other -> other.id() == id).findFirst().orElseThrow());
         int target = Math.max(0, Math.min(order.size() - 1, index - places));
@@ -145,15 +157,15 @@ public final class QueueService implements AutoCloseable {
      * grace period); if the node is unreachable, the first probe that reaches it kills it.
      */
     public List<Change> cancel(List<Long> ids) {
-        List<Change> changes = new java.util.ArrayList<>();
-        java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+        List<Change> changes = new ArrayList<>();
+        Set<String> touched = new LinkedHashSet<>();
         for (long id : ids) {
             Job job = getJob(id).job();
             if (job.state().finished()) {
                 changes.add(new Change(id, false, job.state().key(), "job " + id + " already ended: " + job.state().key()));
                 continue;
             }
-            boolean done = transitions.cancel(id, dev.nvidb.store.Expected.of(job), "cancelled by request", clock.instant());
+            boolean done = transitions.cancel(id, Expected.of(job), "cancelled by request", clock.instant());
             if (done && job.state() == JobState.RUNNING) {
                 touched.add(job.assignment().node());
             }
@@ -170,8 +182,8 @@ public final class QueueService implements AutoCloseable {
      * cleared). A running job is killed first, as by cancel.
      */
     public List<Change> requeue(List<Long> ids) {
-        List<Change> changes = new java.util.ArrayList<>();
-        java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+        List<Change> changes = new ArrayList<>();
+        Set<String> touched = new LinkedHashSet<>();
         for (long id : ids) {
             Job job = getJob(id).job();
             if (job.held()) {
@@ -184,7 +196,7 @@ public final class QueueService implements AutoCloseable {
                 changes.add(new Change(id, false, job.state().key(), "job " + id + " is already pending"));
                 continue;
             }
-            boolean done = transitions.requeue(id, dev.nvidb.store.Expected.of(job), "requeued by request",
+            boolean done = transitions.requeue(id, Expected.of(job), "requeued by request",
                     clock.instant());
             if (done && job.state() == JobState.RUNNING) {
                 touched.add(job.assignment().node());
@@ -204,35 +216,35 @@ public final class QueueService implements AutoCloseable {
     public QueueStatus status(boolean includeIgnored, int recent) {
         return database.read("read the queue status", conn -> {
             List<StoredJob> all = jobs.listJobs(conn, JobFilter.all());
-            Map<String, dev.nvidb.store.NodeRecord> records = new java.util.HashMap<>();
+            Map<String, NodeRecord> records = new HashMap<>();
             new NodeStore(database).listNodes(conn).forEach(record -> records.put(record.name(), record));
             StatusReader reader = new StatusReader(settings.queue().headroomMb());
-            List<NodeView> views = new java.util.ArrayList<>();
+            List<NodeView> views = new ArrayList<>();
             for (String name : nodes.names()) {
                 NodeView view = reader.node(name, records.get(name), all);
                 if (includeIgnored || !view.ignored()) {
                     views.add(view);
                 }
             }
-            Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+            Map<String, Integer> counts = new LinkedHashMap<>();
             for (JobState state : JobState.values()) {
                 counts.put(state.key(), 0);
             }
             all.forEach(job -> counts.merge(job.job().state().key(), 1, Integer::sum));
             Map<Long, String> pending = reasons.read();
             List<StoredJob> finished = all.stream().filter(job -> job.job().state().finished()).toList();
-            java.util.Set<Long> recentIds = new java.util.HashSet<>();
+            Set<Long> recentIds = new HashSet<>();
             finished.subList(Math.max(0, finished.size() - recent), finished.size())
                     .forEach(job -> recentIds.add(job.id()));
-            List<JobView> shown = new java.util.ArrayList<>();
+            List<JobView> shown = new ArrayList<>();
             for (StoredJob job : all) {
                 if (!job.job().state().finished() || recentIds.contains(job.id())) {
                     shown.add(view(job, pending));
                 }
             }
-            return new QueueStatus(views, shown, counts, new dev.nvidb.store.AlertStore(database).listOpen(conn),
-                    new dev.nvidb.store.ReapStore(database).list(conn, null).size(),
-                    new dev.nvidb.store.MetaStore(database).getInstant(conn, dev.nvidb.store.MetaStore.LAST_TICK_AT)
+            return new QueueStatus(views, shown, counts, new AlertStore(database).listOpen(conn),
+                    new ReapStore(database).list(conn, null).size(),
+                    new MetaStore(database).getInstant(conn, MetaStore.LAST_TICK_AT)
                             .orElse(null));
         });
     }
