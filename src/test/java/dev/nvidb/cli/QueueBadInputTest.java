@@ -1,0 +1,73 @@
+package dev.nvidb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Bad input to the queue commands: one line on stderr saying what was wrong, exit 2, no stack
+ * trace, and the queue unchanged (no job was added). Every case is refused before any node
+ * is contacted.
+ */
+class QueueBadInputTest {
+
+    @TempDir
+    Path home;
+
+    private Map<String, String> env;
+
+    @BeforeEach
+    void queueWithOneJob() throws Exception {
+        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
+        Files.createDirectories(home.resolve(".nvidb"));
+        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        assertEquals(0, CliRun.run(env, "job", "submit", "--no-tick", "--gpus", "0", "--", "true").exitCode());
+    }
+
+    static Stream<Arguments> badInput() {
+        return Stream.of(
+                Arguments.of("--vram 20X", new String[] {"job", "submit", "--vram", "20X", "--", "x"}, "--vram takes a size"),
+                Arguments.of("--vram -5G", new String[] {"job", "submit", "--vram", "-5G", "--", "x"}, "--vram takes a size"),
+                Arguments.of("--gpus -1", new String[] {"job", "submit", "--gpus", "-1", "--", "x"}, "--gpus must be 0"),
+                Arguments.of("--gpus two", new String[] {"job", "submit", "--gpus", "two", "--", "x"}, "Invalid value for option '--gpus'"),
+                Arguments.of("unknown id", new String[] {"job", "show", "42"}, "no job 42"),
+                Arguments.of("non-numeric id", new String[] {"job", "cancel", "abc"}, "'abc' is not a job id"),
+                Arguments.of("--after missing", new String[] {"job", "submit", "--after", "7", "--", "x"}, "job 7 does not exist"),
+                Arguments.of("--after non-numeric", new String[] {"job", "submit", "--after", "x1", "--", "x"}, "Invalid value for option '--after'"),
+                Arguments.of("invalid env name", new String[] {"job", "submit", "--env", "1BAD=v", "--", "x"}, "--env name '1BAD'"),
+                Arguments.of("env without =", new String[] {"job", "submit", "--env", "JUSTNAME", "--", "x"}, "--env takes KEY=VALUE"),
+                Arguments.of("reserved env", new String[] {"job", "submit", "--env", "CUDA_VISIBLE_DEVICES=0", "--", "x"}, "--env cannot set"),
+                Arguments.of("--node unknown", new String[] {"job", "submit", "--node", "nowhere", "--", "x"}, "no node named 'nowhere'"),
+                Arguments.of("missing --script", new String[] {"job", "submit", "--script", "/no/such/file.sh"}, "cannot read --script"),
+                Arguments.of("empty command", new String[] {"job", "submit"}, "no command to run"),
+                Arguments.of("blank command", new String[] {"job", "submit", "--", "  "}, "no command to run"),
+                Arguments.of("bad state", new String[] {"job", "ls", "--state", "sleeping"}, "unknown job state 'sleeping'"),
+                Arguments.of("purge running", new String[] {"job", "purge", "--state", "running"}, "only finished jobs"),
+                Arguments.of("bad priority", new String[] {"job", "priority", "1", "+x"}, "priority must be a number"),
+                Arguments.of("bad result", new String[] {"job", "result", "1", "--set", "[1,2]"}, "--set takes one JSON object"),
+                Arguments.of("drain unknown", new String[] {"queue", "drain", "elsewhere"}, "no node named 'elsewhere'"),
+                Arguments.of("tick and no-tick", new String[] {"job", "ls", "--tick", "--no-tick"}, "give --tick or --no-tick"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badInput")
+    void isOneLineExitTwoAndChangesNothing(String what, String[] args, String message) {
+        CliRun run = CliRun.run(env, args);
+        assertEquals(2, run.exitCode(), what + ": " + run.stderr());
+        String first = run.stderr().lines().findFirst().orElse("");
+        assertTrue(first.startsWith("nvidb: ") && first.contains(message), what + ": " + run.stderr());
+        assertFalse(run.stderr().contains("\tat "), "no stack trace: " + run.stderr());
+        CliRun list = CliRun.run(env, "job", "ls", "--no-tick", "--json");
+        assertTrue(list.stdout().contains("\"count\" : 1"), "still exactly one job: " + list.stdout());
+    }
+}
