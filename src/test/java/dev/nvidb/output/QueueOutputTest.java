@@ -1,0 +1,112 @@
+package dev.nvidb.output;
+
+import static dev.nvidb.output.QueueSamples.NOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.nvidb.engine.QueueStatus;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue documents (docs/json.md, "Queue"): {@code queue status}, {@code queue nodes},
+ * {@code queue events}, {@code queue tick} and the node admin commands, from constructed
+ * records, compared with their golden files.
+ */
+class QueueOutputTest {
+
+    private static JsonQueue.Status statusDocument() {
+        QueueStatus status = QueueSamples.status();
+        return JsonQueue.status(status, status.jobs().stream().map(QueueSamples::json).toList());
+    }
+
+    @Test
+    void queueStatusMatchesGoldenFile() throws Exception {
+        Golden.assertMatches("queue-status.json", Json.write(statusDocument()));
+    }
+
+    @Test
+    void queueNodesMatchesGoldenFile() throws Exception {
+        Golden.assertMatches("queue-nodes.json", Json.write(JsonQueue.nodes(QueueSamples.nodes())));
+    }
+
+    @Test
+    void budgetsFollowTheSchedulersAccounting() {
+        JsonQueue.Node up = statusDocument().nodes().get(0);
+        JsonGpu measured = up.gpus().get(0);
+        assertEquals("measured", measured.attribution());
+        // external = max(unmanaged processes, used − the queue's measured use) = max(6000, 24600 − 18000)
+        assertEquals(6600L, measured.externalMemMb());
+        assertEquals(18000L, measured.queueMemMb());
+        assertEquals(16384L, measured.reservedMb());
+        // free = total − external − Σ max(reserved, measured) − headroom
+        assertEquals(81920L - 6600 - 18000 - 512, measured.freeMb());
+        assertEquals(List.of(true, false), measured.processes().stream().map(JsonGpu.JsonProcess::managed).toList());
+        assertEquals(10L, measured.processes().get(0).jobId());
+        JsonGpu blind = up.gpus().get(1);
+        assertEquals("blind", blind.attribution());
+        assertNull(blind.queueMemMb());
+        assertNull(blind.processes().get(0).memMb());
+        JsonGpu lost = up.gpus().get(2);
+        assertEquals("unknown", lost.attribution());
+        assertNull(lost.freeMb());
+        assertEquals("GPU is lost", lost.error());
+    }
+
+    @Test
+    void statusCountsEveryStateAndItsOpenAlerts() {
+        JsonQueue.Status status = statusDocument();
+        assertEquals(List.of("pending", "running", "completed", "failed", "cancelled", "timeout", "lost"),
+                List.copyOf(status.counts().keySet()));
+        assertEquals(status.alerts().size(), status.openAlerts());
+        assertNull(status.keeper());
+    }
+
+    @Test
+    void eventsMatchGoldenFile() throws Exception {
+        Golden.assertMatches("queue-events.json", Json.write(JsonEvents.of(QueueSamples.events(), 40)));
+    }
+
+    @Test
+    void eventCursorStaysWhenNothingIsNew() {
+        assertEquals(51, JsonEvents.of(QueueSamples.events(), 40).nextSince());
+        assertEquals(51, JsonEvents.of(List.of(), 51).nextSince());
+    }
+
+    @Test
+    void tickMatchesGoldenFile() throws Exception {
+        Object ticked = CliRecords.create("QueueTickCommand$Ticked", Json.SCHEMA_VERSION, false, true,
+                List.of("gpu-a"), List.of("gpu-b (10.0.0.3:22): no answer within 5 s while connecting"),
+                List.of("gpu-c"), List.of(7L, 8L), List.of(12L), 412L);
+        Golden.assertMatches("queue-tick.json", Json.write(ticked));
+    }
+
+    @Test
+    void nodeAdminMatchesGoldenFile() throws Exception {
+        Object drained = CliRecords.create("QueueNodeAdminCommand$Changed", Json.SCHEMA_VERSION, true, "gpu-c",
+                "drained", true);
+        Golden.assertMatches("queue-drain.json", Json.write(drained));
+    }
+
+    @Test
+    void statusTextMatchesGoldenFile() throws Exception {
+        Golden.assertMatches("queue-status.txt", statusText());
+    }
+
+    @Test
+    void statusTextFitsEightyColumns() {
+        TextWidth.assertFits(80, statusText());
+    }
+
+    /**
+     * {@code queue status --procs} at 80 columns, composed as QueueStatusCommand composes it:
+     * alerts, nodes with their GPU tables and processes, the job table, the counts line.
+     */
+    static String statusText() {
+        QueueStatus status = QueueSamples.status();
+        return QueueText.alerts(status.openAlerts(), 80)
+                + QueueText.nodes(status.nodes(), true, NOW)
+                + JobText.table(JobOutputTest.rows(status.jobs()), 80)
+                + QueueText.counts(status.counts()) + "; " + status.pendingReaps() + " kills owed to unreachable nodes\n";
+    }
+}
