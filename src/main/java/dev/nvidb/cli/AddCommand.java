@@ -64,7 +64,7 @@ final class AddCommand implements Callable<Integer> {
             context.err().println("added " + server.name() + " to " + home.display(home.configYml())
                     + "; check it with 'nvidb trust " + server.name() + "' and 'nvidb --once --remote'");
             if (output.json) {
-                context.out().println(dev.nvidb.output.Json.write(new Added(1, true, server.name())));
+                context.out().println(dev.nvidb.output.Json.write(new Added(dev.nvidb.output.Json.SCHEMA_VERSION, true, server.name())));
             }
             return 0;
         }

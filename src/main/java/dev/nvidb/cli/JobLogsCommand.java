@@ -37,6 +37,9 @@ final class JobLogsCommand implements Callable<Integer> {
     boolean follow;
     @Option(names = "--interval", paramLabel = "SEC", description = "Seconds between reads when following (default 1).")
     double interval = 1;
+    @Option(names = "--offset", paramLabel = "BYTES",
+            description = "Start at this byte offset (a previous --json answer's next_offset) instead of the last lines.")
+    Long offset;
 
     JobLogsCommand(Context context) {
         this.context = context;
@@ -55,7 +58,11 @@ final class JobLogsCommand implements Callable<Integer> {
             wiring.refresh(queue, options, true);
             JobView job = follow ? awaitStart(queue, jobId) : queue.getJob(jobId);
             LogReader reader = wiring.logs(queue);
-            LogReader.Chunk chunk = reader.lastLines(job, stderr, lines);
+            if (offset != null && offset < 0) {
+                throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
+            }
+            LogReader.Chunk chunk = offset != null ? reader.read(job, stderr, offset, CHUNK)
+                    : reader.lastLines(job, stderr, lines);
             if (options.json) {
                 context.out().println(Json.write(new Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));

@@ -32,7 +32,7 @@ final class JobNoteCommand implements Callable<Integer> {
     }
 
     /** {@code job note --json}: the note after the change. */
-    record Noted(int schemaVersion, boolean ok, long id, String note) {
+    record Noted(int schemaVersion, boolean ok, long id, String notes) {
     }
 
     @Override

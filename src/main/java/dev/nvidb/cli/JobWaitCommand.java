@@ -22,6 +22,8 @@ final class JobWaitCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up after this long (exit 2).")
     Long timeout;
+    @Option(names = "--logs", paramLabel = "N", description = "Also give the last N lines of each job's stdout.")
+    int logs;
 
     JobWaitCommand(Context context) {
         this.context = context;
@@ -34,7 +36,7 @@ final class JobWaitCommand implements Callable<Integer> {
             QueueService queue = wiring.queue(options);
             jobs.forEach(queue::getJob);
             wiring.refresh(queue, options, true);
-            return JobWaiting.await(context, wiring, queue, options, jobs, timeout, 0);
+            return JobWaiting.await(context, wiring, queue, options, jobs, timeout, logs);
         }
     }
 }

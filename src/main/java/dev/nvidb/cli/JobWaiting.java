@@ -23,7 +23,7 @@ final class JobWaiting {
     }
 
     /** {@code job wait --json}: the jobs as they ended (or stand, after a timeout). */
-    record Waited(int schemaVersion, boolean ok, boolean timedOut, List<JsonJob> jobs) {
+    record Waited(int schemaVersion, boolean ok, boolean timedOut, List<JsonJob> jobs, java.util.Map<Long, String> logs) {
     }
 
     static int await(Context context, Wiring wiring, QueueService queue, QueueOptions options, List<Long> ids,
@@ -32,7 +32,7 @@ final class JobWaiting {
         List<JobView> jobs = views(queue, ids);
         while (!allEnded(jobs)) {
             if (deadline != null && Instant.now().isAfter(deadline)) {
-                return report(context, options, jobs, true);
+                return report(context, wiring, queue, options, jobs, true, logLines);
             }
             pause();
             if (!options.noTick) {
@@ -40,7 +40,7 @@ final class JobWaiting {
             }
             jobs = views(queue, ids);
         }
-        return report(context, options, jobs, false);
+        return report(context, wiring, queue, options, jobs, false, logLines);
     }
 
     private static List<JobView> views(QueueService queue, List<Long> ids) {
@@ -55,12 +55,21 @@ final class JobWaiting {
         return jobs.stream().allMatch(job -> job.job().state().finished());
     }
 
-    private static int report(Context context, QueueOptions options, List<JobView> jobs, boolean timedOut) {
+    private static int report(Context context, Wiring wiring, QueueService queue, QueueOptions options,
+                              List<JobView> jobs, boolean timedOut, int logLines) {
         boolean allCompleted = jobs.stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
         int code = timedOut ? 2 : allCompleted ? 0 : 1;
+        java.util.Map<Long, String> logs = new java.util.LinkedHashMap<>();
+        if (logLines > 0) {
+            for (JobView job : jobs) {
+                if (job.jobDir() != null) {
+                    logs.put(job.id(), wiring.logs(queue).tail(job, false, logLines));
+                }
+            }
+        }
         if (options.json) {
             context.out().println(Json.write(new Waited(Json.SCHEMA_VERSION, code == 0, timedOut,
-                    jobs.stream().map(Render::json).toList())));
+                    jobs.stream().map(Render::json).toList(), logLines > 0 ? logs : null)));
         } else {
             for (JobView job : jobs) {
                 String how = job.job().exitCode() != null ? " exit " + job.job().exitCode()
@@ -68,6 +77,10 @@ final class JobWaiting {
                         : job.pendingReason() != null ? ": " + job.pendingReason() : "";
                 context.out().println(job.id() + " " + job.job().state().key() + how);
             }
+            logs.forEach((id, text) -> {
+                context.out().println("--- job " + id + ": last " + logLines + " lines of stdout ---");
+                context.out().print(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
+            });
             if (timedOut) {
                 context.err().println("nvidb: gave up waiting; the jobs above are still pending or running");
             }

@@ -39,7 +39,7 @@ final class QueueEventsCommand implements Callable<Integer> {
             wiring.refresh(queue, options, true);
             List<Event> events = queue.events(since, jobId, Math.max(1, limit));
             if (options.json) {
-                context.out().println(Json.write(JsonEvents.of(events, since)));
+                context.out().println(Json.write(JsonEvents.of(events, since, queue.lastEventId())));
             } else {
                 events.forEach(event -> context.out().println(EventText.line(event)));
             }

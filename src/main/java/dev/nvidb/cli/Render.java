@@ -25,8 +25,11 @@ final class Render {
             return;
         }
         context.out().println(view.id());
-        String where = view.job().assignment() == null ? "pending: " + view.pendingReason()
-                : "running on " + view.job().assignment().node();
+        String where = switch (view.job().state()) {
+            case PENDING -> "pending: " + view.pendingReason();
+            case RUNNING -> "running on " + view.job().assignment().node();
+            default -> view.job().state().key() + (view.job().lastError() == null ? "" : ": " + view.job().lastError());
+        };
         context.err().println("submitted job " + view.id() + " (" + view.job().spec().name() + "), " + where);
     }
 

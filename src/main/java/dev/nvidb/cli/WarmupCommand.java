@@ -43,6 +43,27 @@ final class WarmupCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    /** The queue commands' paths: SQLite, the stores, a tick on this machine, the job views. */
+    private void rehearseQueue(Path dir, Path nvidbHome) throws IOException {
+        Files.writeString(nvidbHome.resolve("queue.yml"), "queue:\n  local_node_name: warm\n  tick_min_interval: 0\n");
+        Map<String, String> env = Map.of("NVIDB_HOME", nvidbHome.toString(), "HOME", dir.toString());
+        java.io.StringWriter sink = new java.io.StringWriter();
+        java.io.PrintWriter writer = new java.io.PrintWriter(sink);
+        Context quiet = new Context(env, writer, writer, false);
+        for (String[] args : List.of(
+                new String[] {"job", "submit", "--no-tick", "--gpus", "0", "--", "true"},
+                new String[] {"job", "submit", "--no-tick", "--vram", "1G", "--", "true"},
+                new String[] {"queue", "tick", "--json"},
+                new String[] {"job", "ls", "--no-tick"},
+                new String[] {"job", "ls", "--no-tick", "--json"},
+                new String[] {"job", "show", "1", "--no-tick", "--json"},
+                new String[] {"queue", "status", "--no-tick"},
+                new String[] {"queue", "status", "--no-tick", "--json"},
+                new String[] {"queue", "events", "--no-tick", "--json"})) {
+            Cli.run(quiet, args);
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
         Path dir = Files.createTempDirectory("nvidb-warmup");
@@ -62,6 +83,7 @@ final class WarmupCommand implements Callable<Integer> {
             List<ProbeResult> results = List.of(ProbeResult.answered("warm", "local", snapshot, Duration.ZERO));
             context.out().println(Json.write(JsonMonitor.of(results)));
             context.out().println(MonitorText.render(results, 80));
+            rehearseQueue(dir, nvidbHome);
             return 0;
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {

@@ -34,7 +34,7 @@ final class Capacities {
         }
         List<GpuCapacity> gpus = new ArrayList<>();
         for (GpuSnapshot gpu : reply.snapshot().gpus()) {
-            gpus.add(gpu(gpu, reply, jobBySession));
+            gpus.add(gpu(gpu, reply, jobBySession, runningHere));
         }
         return NodeCapacity.answered(node, gpus);
     }
@@ -73,11 +73,19 @@ final class Capacities {
         return NodeCapacity.notAnswering(node, gpus);
     }
 
-    private static GpuCapacity gpu(GpuSnapshot gpu, ProbeReply reply, Map<Long, Long> jobBySession) {
+    private static boolean hostsQueueJob(GpuSnapshot gpu, List<StoredJob> here) {
+        return here.stream().anyMatch(job -> job.job().assignment().gpuUuids().contains(gpu.uuid())
+                || job.job().assignment().gpuUuids().isEmpty() && job.job().assignment().gpuIds().contains(gpu.index()));
+    }
+
+    private static GpuCapacity gpu(GpuSnapshot gpu, ProbeReply reply, Map<Long, Long> jobBySession,
+                                   List<StoredJob> here) {
         if (!gpu.healthy() || gpu.uuid() == null) {
             return GpuCapacity.unknown(gpu.index(), gpu.uuid(), gpu.memTotalMb());
         }
-        if (gpu.blind()) {
+        if (gpu.blind() || gpu.processes().isEmpty() && gpu.memUsedMb() > 0 && hostsQueueJob(gpu, here)) {
+            // A driver that names no process while the queue's own job runs on the card (WSL) cannot
+            // tell foreign memory from ours: blind, so the job is not charged twice.
             return GpuCapacity.blind(gpu.index(), gpu.uuid(), gpu.memTotalMb(), gpu.memUsedMb());
         }
         Map<Long, Long> jobUse = new HashMap<>();

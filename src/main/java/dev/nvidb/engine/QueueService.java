@@ -232,7 +232,8 @@ public final class QueueService implements AutoCloseable {
             }
             all.forEach(job -> counts.merge(job.job().state().key(), 1, Integer::sum));
             Map<Long, String> pending = reasons.read();
-            List<StoredJob> finished = all.stream().filter(job -> job.job().state().finished()).toList();
+            List<StoredJob> finished = all.stream().filter(job -> job.job().state().finished())
+                    .sorted(Comparator.comparing(job -> job.job().finishedAt())).toList();
             Set<Long> recentIds = new HashSet<>();
             finished.subList(Math.max(0, finished.size() - recent), finished.size())
                     .forEach(job -> recentIds.add(job.id()));
@@ -252,6 +253,33 @@ public final class QueueService implements AutoCloseable {
     /** Forgets finished jobs in {@code states}; returns the ids removed. */
     public List<Long> purge(Set<JobState> states) {
         return jobs.purge(states, clock.instant());
+    }
+
+    /** Open alerts, oldest first. */
+    public List<dev.nvidb.store.Alert> openAlerts() {
+        return new AlertStore(database).listOpen();
+    }
+
+    /**
+     * Acknowledges one alert, or every open one when {@code id} is null; returns how many
+     * were acknowledged. An unknown id is a usage error.
+     */
+    public int acknowledge(Long id) {
+        AlertStore alerts = new AlertStore(database);
+        if (id == null) {
+            return alerts.acknowledgeAll(clock.instant());
+        }
+        if (alerts.acknowledge(id, clock.instant())) {
+            return 1;
+        }
+        boolean open = alerts.listOpen().stream().anyMatch(alert -> alert.id() == id);
+        throw new UsageException(open ? "alert " + id + " changed meanwhile" : "no open alert " + id,
+                "see 'nvidb queue alerts'");
+    }
+
+    /** The newest event id (0 when there is none). */
+    public long lastEventId() {
+        return events.lastId();
     }
 
     /** The event log after {@code cursor}, optionally for one job. */

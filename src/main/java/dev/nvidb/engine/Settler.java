@@ -100,7 +100,6 @@ final class Settler {
     private long exited(String node, StoredJob stored, JobReport report, Instant now) {
         Job job = stored.job();
         boolean success = report.exitCode() != null && report.exitCode() == 0;
-        Instant finished = report.finishedAt() != null ? report.finishedAt() : now;
         database.write("finish job " + job.id(), conn -> {
             if (report.progress() != null) {
                 annotations.setProgress(conn, job.id(), job.attempt(), report.progress());
@@ -110,7 +109,7 @@ final class Settler {
             }
             String error = success ? null : "exited with status " + report.exitCode();
             JobState to = success ? JobState.COMPLETED : JobState.FAILED;
-            if (transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, finished)
+            if (transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, now)
                     && !success) {
                 alerts.jobFailed(job.id(), job.attempt(), node, "job " + job.id() + " (" + job.spec().name() + ") "
                         + error + " on " + node, report.logTail(), now).run(conn);

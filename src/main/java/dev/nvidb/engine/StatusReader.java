@@ -37,8 +37,9 @@ final class StatusReader {
             return new NodeView(name, "unknown", false, false, null, null, 0, null, null, List.of(), here.size());
         }
         ProbeReply reply = lastReply(name, record);
-        List<GpuView> gpus = reply == null ? List.of() : gpus(name, reply, here);
         String status = record.consecutiveFailures() > 0 ? "down" : record.lastSeenAt() == null ? "unknown" : "up";
+        List<GpuView> gpus = reply == null ? List.of()
+                : status.equals("up") ? gpus(name, reply, here) : lastKnown(reply);
         return new NodeView(name, status, record.drained(), record.ignored(), record.lastSeenAt(), record.lastError(),
                 record.consecutiveFailures(), record.backoffUntil(), reply == null ? null : reply.snapshot(), gpus,
                 here.size());
@@ -70,6 +71,11 @@ final class StatusReader {
             views.add(new GpuView(gpu, budget, attribution, jobOfPid));
         }
         return views;
+    }
+
+    /** A node that stopped answering offers nothing: its GPUs as last seen, with no budget. */
+    private static List<GpuView> lastKnown(ProbeReply reply) {
+        return reply.snapshot().gpus().stream().map(gpu -> new GpuView(gpu, null, "unknown", Map.of())).toList();
     }
 
     private static ProbeReply lastReply(String name, NodeRecord record) {

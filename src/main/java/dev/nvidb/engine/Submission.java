@@ -80,6 +80,8 @@ final class Submission {
         String first = request.command().strip().split("\\s+", 2)[0];
         int slash = first.lastIndexOf('/');
         String base = slash >= 0 && slash < first.length() - 1 ? first.substring(slash + 1) : first;
-        return base.length() > 40 ? base.substring(0, 40) : base;
+        String name = base.replaceAll("[^A-Za-z0-9._+-]", "");
+        name = name.isEmpty() ? "job" : name;
+        return name.length() > 40 ? name.substring(0, 40) : name;
     }
 }

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * Plain-text renderings of jobs: the {@code job ls} table (fits 80 columns: the last column,
@@ -27,9 +26,7 @@ public final class JobText {
             Job job = row.job();
             String node = job.assignment() == null ? (job.spec().node() == null ? "-" : "(" + job.spec().node() + ")")
                     : job.assignment().node();
-            String gpus = job.assignment() == null || job.assignment().gpuIds().isEmpty()
-                    ? String.valueOf(job.spec().gpus())
-                    : job.assignment().gpuIds().stream().map(String::valueOf).collect(Collectors.joining(","));
+            String gpus = String.valueOf(job.spec().gpus());
             String line = String.format(Locale.ROOT, "%5d  %-14s %-9s %-10s %-5s %6s %4d  %s", job.id(),
                     Units.fit(job.spec().name(), 14), state(row), Units.fit(node, 10), Units.fit(gpus, 5),
                     job.spec().vramMb() == 0 ? "-" : Units.mebibytes(job.spec().vramMb()), job.priority(),

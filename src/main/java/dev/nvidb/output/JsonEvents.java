@@ -14,8 +14,13 @@ public record JsonEvents(int schemaVersion, boolean ok, long nextSince, List<Jso
     public record JsonEvent(long id, java.math.BigDecimal at, Long jobId, String node, String kind, Map<String, Object> detail) {
     }
 
-    public static JsonEvents of(List<Event> events, long since) {
-        long next = events.isEmpty() ? since : events.get(events.size() - 1).id();
+    /**
+     * @param since  the cursor the client gave
+     * @param lastId the newest event id in the log (0 when empty): a cursor past it is brought
+     *               back, so a client that stores {@code next_since} never skips what comes next
+     */
+    public static JsonEvents of(List<Event> events, long since, long lastId) {
+        long next = events.isEmpty() ? Math.min(since, lastId) : events.get(events.size() - 1).id();
         return new JsonEvents(Json.SCHEMA_VERSION, true, next, events.stream().map(event -> new JsonEvent(event.id(),
                 JsonJob.seconds(event.at()), event.jobId(), event.node(), event.kind(), event.detailMap())).toList());
     }

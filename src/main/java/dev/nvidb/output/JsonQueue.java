@@ -47,7 +47,7 @@ public final class JsonQueue {
         return new Nodes(Json.SCHEMA_VERSION, true, nodes.stream().map(JsonQueue::node).toList());
     }
 
-    static JsonAlert alert(Alert alert) {
+    public static JsonAlert alert(Alert alert) {
         return new JsonAlert(alert.id(), JsonJob.seconds(alert.at()), alert.kind(), alert.severity(), alert.jobId(),
                 alert.node(), alert.message(), alert.detail());
     }

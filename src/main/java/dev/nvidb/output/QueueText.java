@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  */
 public final class QueueText {
 
-    private static final String GPU_HEADER = String.format(Locale.ROOT, "  %-4s %-20s %4s %11s %10s %6s %6s %4s %6s",
+    private static final String GPU_HEADER = String.format(Locale.ROOT, "  %-4s %-19s %4s %11s %10s %6s %6s %4s %6s",
             "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE");
 
     private QueueText() {
@@ -79,9 +79,9 @@ public final class QueueText {
 
     private static void gpu(StringBuilder out, GpuView view) {
         GpuSnapshot gpu = view.gpu();
-        String model = Units.fit(gpu.name(), 20);
+        String model = Units.fit(gpu.name(), 19);
         if (view.budget() == null) {
-            out.append(String.format(Locale.ROOT, "  %-4s %-20s %s%n", "GPU" + gpu.index(), model,
+            out.append(String.format(Locale.ROOT, "  %-4s %-19s %s%n", "GPU" + gpu.index(), model,
                     gpu.error() == null ? "state unknown: not a placement target" : "error: " + gpu.error()));
             return;
         }
@@ -89,7 +89,7 @@ public final class QueueText {
         long foreignProcesses = gpu.processes().stream().filter(p -> !view.jobOfPid().containsKey(p.pid())).count();
         String unmanaged = Units.mebibytes(budget.externalMb())
                 + ("blind".equals(view.attribution()) ? "(b)" : foreignProcesses > 0 ? "(" + foreignProcesses + "p)" : "");
-        out.append(String.format(Locale.ROOT, "  %-4s %-20s %4s %11s %10s %6s %6s %4d %6s%n", "GPU" + gpu.index(), model,
+        out.append(String.format(Locale.ROOT, "  %-4s %-19s %4s %11s %10s %6s %6s %4d %6s%n", "GPU" + gpu.index(), model,
                 Units.percent(gpu.utilPercent()), Units.mebibytes(gpu.memUsedMb()) + "/" + Units.mebibytes(gpu.memTotalMb()),
                 unmanaged, budget.queueUsedMb() == null ? "-" : Units.mebibytes(budget.queueUsedMb()),
                 Units.mebibytes(budget.reservedMb()), budget.jobCount(), Units.mebibytes(Math.max(0, budget.freeMb()))));

@@ -71,7 +71,7 @@ class SkillCommandsTest {
     @Test
     void theCheckRejectsWhatDoesNotExist() {
         assertThrows(ParameterException.class, () -> parse("nvidb job submit --json --vram-per-gpu 20G -- python x.py"));
-        assertThrows(ParameterException.class, () -> parse("nvidb job wait 12 --logs 40"));
+        assertThrows(ParameterException.class, () -> parse("nvidb job wait 12 --lines 40"));
         assertThrows(ParameterException.class, () -> parse("nvidb job frobnicate 12"));
         parse("nvidb job submit --json --vram 20G -- python train.py --not-an-nvidb-option");
     }

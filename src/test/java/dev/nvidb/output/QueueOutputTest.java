@@ -64,13 +64,14 @@ class QueueOutputTest {
 
     @Test
     void eventsMatchGoldenFile() throws Exception {
-        Golden.assertMatches("queue-events.json", Json.write(JsonEvents.of(QueueSamples.events(), 40)));
+        Golden.assertMatches("queue-events.json", Json.write(JsonEvents.of(QueueSamples.events(), 40, 51)));
     }
 
     @Test
-    void eventCursorStaysWhenNothingIsNew() {
-        assertEquals(51, JsonEvents.of(QueueSamples.events(), 40).nextSince());
-        assertEquals(51, JsonEvents.of(List.of(), 51).nextSince());
+    void eventCursorStaysWhenNothingIsNewAndNeverRunsPastTheLog() {
+        assertEquals(51, JsonEvents.of(QueueSamples.events(), 40, 51).nextSince());
+        assertEquals(51, JsonEvents.of(List.of(), 51, 51).nextSince());
+        assertEquals(51, JsonEvents.of(List.of(), 1000, 51).nextSince(), "a cursor past the end comes back");
     }
 
     @Test

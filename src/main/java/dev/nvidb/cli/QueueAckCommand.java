@@ -1,0 +1,51 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nvidb queue ack ID | --all}: acknowledge alerts; they are never raised again for the same failure. */
+@Command(name = "ack", description = "Acknowledge one alert, or every open one with --all.")
+final class QueueAckCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Parameters(arity = "0..1", paramLabel = "ID")
+    String id;
+    @Option(names = "--all", description = "Acknowledge every open alert.")
+    boolean all;
+
+    QueueAckCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code queue ack --json}: how many alerts were acknowledged. */
+    record Acknowledged(int schemaVersion, boolean ok, int acknowledged) {
+    }
+
+    @Override
+    public Integer call() {
+        if ((id == null) == !all) {
+            throw new UsageException("give an alert id or --all", "see 'nvidb queue alerts'");
+        }
+        Long alert = id == null ? null : JobIds.parse(id);
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            int count = queue.acknowledge(alert);
+            if (options.json) {
+                context.out().println(Json.write(new Acknowledged(Json.SCHEMA_VERSION, true, count)));
+            } else {
+                context.err().println("acknowledged " + count + (count == 1 ? " alert" : " alerts"));
+            }
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.engine.QueueService;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonQueue;
+import dev.nvidb.output.QueueText;
+import dev.nvidb.store.Alert;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nvidb queue alerts [--detail]}: what needs attention. Exits 1 while any alert is open,
+ * so a shell or an agent can branch on it.
+ */
+@Command(name = "alerts", description = "Open alerts (exit 1 while any is open); --detail adds the captured output.")
+final class QueueAlertsCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Option(names = "--detail", description = "Also print each alert's captured output (the end of stderr).")
+    boolean detail;
+
+    QueueAlertsCommand(Context context) {
+        this.context = context;
+    }
+
+    /** {@code queue alerts --json}: the open alerts. */
+    record Alerts(int schemaVersion, boolean ok, int openAlerts, List<JsonQueue.JsonAlert> alerts) {
+    }
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            QueueService queue = wiring.queue(options);
+            wiring.refresh(queue, options, true);
+            List<Alert> open = queue.openAlerts();
+            if (options.json) {
+                context.out().println(Json.write(new Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
+                        open.stream().map(JsonQueue::alert).toList())));
+            } else {
+                context.out().print(QueueText.alerts(open, Terminal.width(context)));
+                if (detail) {
+                    for (Alert alert : open) {
+                        if (alert.detail() != null) {
+                            context.out().println("--- alert " + alert.id() + " ---");
+                            context.out().println(alert.detail().stripTrailing());
+                        }
+                    }
+                }
+                if (open.isEmpty()) {
+                    context.err().println("no open alerts");
+                }
+            }
+            return open.isEmpty() ? 0 : 1;
+        }
+    }
+}
