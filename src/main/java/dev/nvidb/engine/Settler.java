@@ -13,6 +13,7 @@ import dev.nvidb.store.JobTransitions;
 import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.ProcessIdentity;
 import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.SqlWork;
 import dev.nvidb.store.StoredJob;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,9 +85,7 @@ final class Settler {
         Job job = stored.job();
         int attempt = job.attempt();
         database.write("update job " + job.id(), conn -> {
-            if (stored.process() == null && report.wrapper() != null) {
-                transitions.recordProcess(conn, job.id(), attempt, identity(report.wrapper()), now);
-            }
+            adopt(stored, report, now).run(conn);
             if (report.progress() != null && !report.progress().equals(job.progress())) {
                 annotations.setProgress(conn, job.id(), attempt, report.progress());
             }
@@ -101,6 +100,7 @@ final class Settler {
         Job job = stored.job();
         boolean success = report.exitCode() != null && report.exitCode() == 0;
         database.write("finish job " + job.id(), conn -> {
+            adopt(stored, report, now).run(conn);
             if (report.progress() != null) {
                 annotations.setProgress(conn, job.id(), job.attempt(), report.progress());
             }
@@ -124,6 +124,7 @@ final class Settler {
         String why = "its process vanished on " + node + " without an exit status"
                 + (report.reason() == null ? "" : " (" + report.reason() + ")");
         database.write("settle job " + job.id(), conn -> {
+            adopt(stored, report, now).run(conn);
             if (transitions.retry(conn, job.id(), job.attempt(), why, now)) {
                 alerts.jobRetried(job.id(), job.attempt(), node, "job " + job.id() + " retried: " + why, now).run(conn);
             } else if (transitions.finish(conn, job.id(), Expected.of(job), JobState.LOST, null, why, now)) {
@@ -133,6 +134,15 @@ final class Settler {
             return null;
         });
         return job.id();
+    }
+
+    /**
+     * Records the process of an attempt whose launcher died before it could (the node knows
+     * it from the pid file), so every attempt that ran has its {@code started} event.
+     */
+    private SqlWork<Boolean> adopt(StoredJob stored, JobReport report, Instant now) {
+        return conn -> stored.process() == null && report.wrapper() != null
+                && transitions.recordProcess(conn, stored.id(), stored.job().attempt(), identity(report.wrapper()), now);
     }
 
     static ProcessIdentity identity(WrapperProcess wrapper) {
