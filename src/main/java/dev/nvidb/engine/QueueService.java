@@ -157,55 +157,19 @@ public final class QueueService implements AutoCloseable {
      * grace period); if the node is unreachable, the first probe that reaches it kills it.
      */
     public List<Change> cancel(List<Long> ids) {
-        List<Change> changes = new ArrayList<>();
-        Set<String> touched = new LinkedHashSet<>();
-        for (long id : ids) {
-            Job job = getJob(id).job();
-            if (job.state().finished()) {
-                changes.add(new Change(id, false, job.state().key(), "job " + id + " already ended: " + job.state().key()));
-                continue;
-            }
-            boolean done = transitions.cancel(id, Expected.of(job), "cancelled by request", clock.instant());
-            if (done && job.state() == JobState.RUNNING) {
-                touched.add(job.assignment().node());
-            }
-            Job after = getJob(id).job();
-            changes.add(new Change(id, done, after.state().key(), done ? "cancelled job " + id
-                    : "job " + id + " changed meanwhile: now " + after.state().key()));
-        }
-        new Reaper(database, nodes, settings, clock).reapNow(List.copyOf(touched));
-        return changes;
+        return changes().cancel(ids);
     }
 
     /**
      * Puts jobs back to pending to run again (a new attempt; the note stays, progress is
-     * cleared). A running job is killed first, as by cancel.
+     * cleared), or releases a held job. A running job is killed first, as by cancel.
      */
     public List<Change> requeue(List<Long> ids) {
-        List<Change> changes = new ArrayList<>();
-        Set<String> touched = new LinkedHashSet<>();
-        for (long id : ids) {
-            Job job = getJob(id).job();
-            if (job.held()) {
-                boolean released = annotations.release(id, clock.instant());
-                changes.add(new Change(id, released, job.state().key(), released ? "released job " + id
-                        : "job " + id + " changed meanwhile"));
-                continue;
-            }
-            if (job.state() == JobState.PENDING) {
-                changes.add(new Change(id, false, job.state().key(), "job " + id + " is already pending"));
-                continue;
-            }
-            boolean done = transitions.requeue(id, Expected.of(job), "requeued by request",
-                    clock.instant());
-            if (done && job.state() == JobState.RUNNING) {
-                touched.add(job.assignment().node());
-            }
-            changes.add(new Change(id, done, getJob(id).job().state().key(), done ? "requeued job " + id
-                    : "job " + id + " changed meanwhile"));
-        }
-        new Reaper(database, nodes, settings, clock).reapNow(List.copyOf(touched));
-        return changes;
+        return changes().requeue(ids);
+    }
+
+    private JobChanges changes() {
+        return new JobChanges(this, transitions, annotations, new Reaper(database, nodes, settings, clock), clock);
     }
 
     /**
