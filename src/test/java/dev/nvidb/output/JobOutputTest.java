@@ -61,7 +61,7 @@ class JobOutputTest {
     void jobWaitMatchesGoldenFile() throws Exception {
         Object waited = CliRecords.create("JobWaiting$Waited", Json.SCHEMA_VERSION, false, false,
                 List.of(QueueSamples.json(view(7)), QueueSamples.json(view(8))),
-                java.util.Map.of(7L, "epoch 3\n", 8L, "Traceback ...\n"));
+                new java.util.TreeMap<>(java.util.Map.of(7L, "epoch 3\n", 8L, "Traceback ...\n")));
         Golden.assertMatches("job-wait.json", Json.write(waited));
     }
 
