@@ -38,7 +38,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
             "show_unsupported", "history", "process_pane", "mouse", "single_line");
     static final List<String> QUEUE_KEYS = List.of("include_local", "local_node_name", "tick_min_interval",
             "lease_seconds", "headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node", "placement",
-            "job_root", "kill_grace_seconds", "backoff_max_seconds", "log_tail_lines", "notify", "backup");
+            "job_root", "kill_grace_seconds", "backoff_max_seconds", "lost_after_seconds", "log_tail_lines", "notify", "backup");
     static final List<String> NOTIFY_KEYS = List.of("desktop", "log", "command");
     static final List<String> BACKUP_KEYS = List.of("enabled", "interval_hours", "keep", "directory");
     static final List<String> REMOTE_KEYS = List.of("host", "nvidb", "port", "username");

@@ -14,6 +14,8 @@ package dev.nvidb.config;
  * @param jobRoot           job directory root on the node, unexpanded ({@code ~} is the node's home)
  * @param killGraceSeconds  seconds between SIGTERM and SIGKILL when cancelling
  * @param backoffMaxSeconds longest wait before probing a node that keeps failing again
+ * @param lostAfterSeconds  how long a node may stay unreachable before its running jobs are
+ *                          called lost (their processes are killed if it comes back); 0 = never
  * @param logTailLines      log lines kept with a failed job
  * @param notifications     alert delivery ({@code notify:})
  * @param backup            periodic backups
@@ -30,6 +32,7 @@ public record QueueConfig(
         String jobRoot,
         int killGraceSeconds,
         int backoffMaxSeconds,
+        int lostAfterSeconds,
         int logTailLines,
         NotifyConfig notifications,
         BackupConfig backup) {
@@ -37,6 +40,6 @@ public record QueueConfig(
     /** The built-in defaults. */
     public static QueueConfig defaults() {
         return new QueueConfig(false, null, 2, 30, 512, 0, 4, PlacementPolicy.SPREAD, "~/.nvidb/jobs",
-                10, 300, 20, NotifyConfig.defaults(), BackupConfig.defaults());
+                10, 300, 3600, 20, NotifyConfig.defaults(), BackupConfig.defaults());
     }
 }

@@ -33,6 +33,7 @@ final class QueueParser {
                 jobRoot(section, base.jobRoot()),
                 section.integer("kill_grace_seconds", 0, MAX, base.killGraceSeconds()),
                 section.integer("backoff_max_seconds", 1, MAX, base.backoffMaxSeconds()),
+                section.integer("lost_after_seconds", 0, Integer.MAX_VALUE, base.lostAfterSeconds()),
                 section.integer("log_tail_lines", 0, MAX, base.logTailLines()),
                 section.section("notify", "in queue.notify", ConfigSchema.NOTIFY_KEYS, NOTIFY_HINT)
                         .map(notify -> notify(base.notifications(), notify)).orElse(base.notifications()),

@@ -22,6 +22,9 @@ import dev.nvidb.store.NodeRecord;
 import dev.nvidb.store.NodeStore;
 import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.ReapTarget;
+import dev.nvidb.store.SqlWork;
+import dev.nvidb.store.Expected;
 import dev.nvidb.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
@@ -145,8 +148,34 @@ final class Tick {
             nodeStore.recordFailure(conn, name, why, now, this::backoff);
             new JobTransitions(database).markUnverified(conn, name, now);
             alerts.nodeDown(name, lastSeen, "node " + name + " is not answering: " + why, now).run(conn);
+            for (StoredJob job : state.runningOn(name)) {
+                giveUp(job, name, now).run(conn);
+            }
             return null;
         });
+    }
+
+    /**
+     * A job whose node has been unreachable for {@code lost_after_seconds} is called lost, so
+     * nobody waits for it forever; a kill is recorded in case the node returns with it running.
+     */
+    private SqlWork<Boolean> giveUp(StoredJob job, String node, Instant now) {
+        return conn -> {
+            int after = settings.queue().lostAfterSeconds();
+            Instant since = job.unverifiedSince();
+            if (after <= 0 || since == null || since.plusSeconds(after).isAfter(now)) {
+                return false;
+            }
+            String why = "node " + node + " has not answered since " + since + " (lost_after_seconds: " + after + ")";
+            if (!new JobTransitions(database).finish(conn, job.id(), Expected.of(job.job()), JobState.LOST, null, why,
+                    now)) {
+                return false;
+            }
+            reaps.add(conn, new ReapTarget(node, job.process(), job.id(), job.job().assignment().launchToken(),
+                    job.jobDir()), "lost while its node was unreachable", now);
+            return alerts.jobLost(job.id(), job.job().attempt(), node, "job " + job.id() + " (" + job.job().spec().name()
+                    + ") lost: " + why, null, now).run(conn);
+        };
     }
 
     /** 5 s after the first failure, doubling, capped at backoff_max_seconds. */

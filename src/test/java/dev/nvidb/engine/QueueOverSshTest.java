@@ -170,6 +170,20 @@ class QueueOverSshTest {
     }
 
     @Test
+    void jobOnANodeThatStaysDownIsLostAfterTheLimitAndKilledIfTheNodeReturns() throws Exception {
+        QueueFixtureSsh client = client("gone", List.of("gpu-b"), "lost_after_seconds: 1");
+        long job = client.submit("--", "exec sleep 300");
+        awaitFile(client.attemptDir(b, job, 1).resolve("pid"));
+        b.stop();
+        JsonNode lost = client.tickUntil(job, j -> QueueFixtureSsh.state(j).equals("lost"), LIMIT);
+        assertTrue(lost.get("last_error").asText().contains("has not answered since"), lost.toString());
+        assertEquals(1, client.json("queue", "status", "--json", "--no-tick").get("pending_reaps").asInt());
+        client.run(1, "job", "wait", String.valueOf(job), "--no-tick");
+        b.start();
+        client.tickUntilStatus(status -> status.get("pending_reaps").asInt() == 0, LIMIT);
+    }
+
+    @Test
     void jobCancelledDuringAnOutageIsKilledWhenTheNodeReturns() throws Exception {
         QueueFixtureSsh client = client("reap", List.of("gpu-c"), "kill_grace_seconds: 1");
         long job = client.submit("--", "exec sleep 300");
