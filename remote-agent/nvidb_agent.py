@@ -455,14 +455,22 @@ LOG_TAIL_BYTES = 8192
 PROGRESS_LIMIT = 500
 RESULT_LIMIT = 1048576
 KILL_SETTLE_S = 5
+ARM_WAIT_S = 2
 WRAPPER_MARK = "nvidb-wrapper"
 # The wrapper is started in a new session, in the attempt directory, with "$1" = the umask
-# the job should get. It runs the job in the foreground and records its status. TERM is
-# trapped, not ignored: children reset a trapped signal to its default, so the job still
-# dies of TERM (sent to the whole group), while the wrapper, whose trap runs only once the
-# job has ended, survives to record the status (143 after TERM, 137 after KILL).
+# the job should get. It never dies of TERM (trapped, so children still get the default
+# action) and announces that with the file "armed". Job control (set -m) puts the job in a
+# process group of its own, whose id the job writes to "jobpgid" before it starts: kills go
+# to that group only, never to the wrapper or the helpers it runs to record the status
+# (143 after TERM, 137 after KILL). A "cancel" file written before the job started stops it
+# from starting: the kill writes "cancel" then reads "jobpgid", the job writes "jobpgid"
+# then reads "cancel", so one of them always sees the other.
 WRAPPER = r"""trap ':' TERM
-( umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
+: >armed
+set -m
+( echo "$BASHPID" >jobpgid.tmp && mv -f jobpgid.tmp jobpgid
+  [ -e cancel ] && exit 143
+  umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
 code=$?
 printf '%s %s\n' "$code" "$(date +%s.%N)" >exit.tmp && mv -f exit.tmp exit
 """
@@ -709,7 +717,9 @@ def launch_job(entry, job_umask, children):
 
 
 def start_wrapper(directory, job_umask, children):
-    """Starts the wrapper detached (new session, stdio on /dev/null) and returns its identity."""
+    """Starts the wrapper detached (new session, stdio on /dev/null), waits until it has
+    armed its TERM trap (so a kill right after the launch cannot kill it before it records
+    a status), and returns its identity."""
     child = subprocess.Popen(["bash", "-c", WRAPPER, WRAPPER_MARK, "%04o" % job_umask],
                              cwd=directory, stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -718,6 +728,10 @@ def start_wrapper(directory, job_umask, children):
     stat = proc_stat(child.pid)
     if stat is None:
         raise OSError(0, "the wrapper process could not be identified")
+    deadline = time.time() + ARM_WAIT_S
+    while not os.path.exists(os.path.join(directory, "armed")) and child.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.002)
     return {"pid": child.pid, "pgid": stat[1], "start_ticks": stat[3],
             "boot_id": current_boot_id(), "started_at": time.time()}
 
@@ -737,15 +751,33 @@ def kill_job(entry):
         report["status"] = "not_ours"
         report["reason"] = "process %d is not the wrapper of %s" % (pid, directory)
     else:
-        try:
-            os.killpg(pid, signal.SIGTERM) if stat[1] == pid else os.kill(pid, signal.SIGTERM)
-        except OSError as e:
-            report["reason"] = "cannot signal %d: %s" % (pid, e.strerror)
-            report["status"] = "gone" if e.errno == errno.ESRCH else "not_ours"
-            return report
-        detach(kill_after_grace, pid, ticks, boot_id, grace)
+        write_atomic(os.path.join(directory, "cancel"), "\n")
+        job = job_group(directory, pid)
+        if job is not None:
+            try:
+                os.killpg(job, signal.SIGTERM)
+            except OSError as e:
+                if e.errno != errno.ESRCH:
+                    report["reason"] = "cannot signal the job: %s" % e.strerror
+                    report["status"] = "not_ours"
+                    return report
+        detach(kill_after_grace, directory, pid, ticks, boot_id, grace)
         report["status"] = "signalled"
     return report
+
+
+def job_group(directory, wrapper):
+    """The job's process group (written by the job before it starts), if that group still
+    exists inside the wrapper's session; None before the job started or after it ended."""
+    try:
+        with open(os.path.join(directory, "jobpgid")) as f:
+            pgid = int(f.read().strip())
+    except (IOError, OSError, ValueError):
+        return None
+    members = group_members(pgid)
+    if not members or any((proc_stat(member) or (None, None, None))[2] != wrapper for member in members):
+        return None
+    return pgid
 
 
 def group_members(pgid):
@@ -766,19 +798,19 @@ def wait_gone(pid, ticks, boot_id, seconds):
     return True
 
 
-def kill_after_grace(pid, ticks, boot_id, grace):
-    """Runs detached: KILLs the job's processes if the wrapper outlives the grace period.
-    The wrapper itself is spared first, so it can still record the exit status."""
+def kill_after_grace(directory, pid, ticks, boot_id, grace):
+    """Runs detached: KILLs the job's process group if the wrapper outlives the grace period.
+    Only the job's group: the wrapper is left to record the exit status."""
     if wait_gone(pid, ticks, boot_id, grace):
         return
-    for member in group_members(pid):
-        if member != pid:
-            try:
-                os.kill(member, signal.SIGKILL)
-            except OSError:
-                pass
-    if not wait_gone(pid, ticks, boot_id, KILL_SETTLE_S):
-        os.killpg(pid, signal.SIGKILL)
+    job = job_group(directory, pid)
+    if job is not None:
+        try:
+            os.killpg(job, signal.SIGKILL)
+        except OSError:
+            pass
+    if not wait_gone(pid, ticks, boot_id, KILL_SETTLE_S) and alive(pid, ticks, boot_id):
+        os.kill(pid, signal.SIGKILL)
 
 
 def detach(function, *args):
