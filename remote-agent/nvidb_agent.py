@@ -656,7 +656,13 @@ def query_job(entry, tail_lines):
         report["reason"] = ("no launch here (%s has no token)" % directory if token is None
                             else "%s holds another launch token" % directory)
         return report
-    identity = read_identity(directory) or find_wrapper(directory)
+    identity = read_identity(directory)
+    if identity is None:
+        # The agent that launched it died before writing the pid file: find the wrapper by
+        # its marker and directory, and record it so later probes and kills know it.
+        identity = find_wrapper(directory)
+        if identity is not None:
+            write_atomic(os.path.join(directory, "pid"), json.dumps(identity) + "\n")
     # Invariant: liveness first, then the exit file, re-read before calling a job gone.
     running = identity is not None and alive(identity["pid"], identity["start_ticks"],
                                              identity.get("boot_id"))

@@ -88,10 +88,14 @@ final class Launches {
         }
         Map<String, NodeAnswer> results = round.run(requests);
         List<Long> started = new ArrayList<>();
+        List<String> cancelledMeanwhile = new ArrayList<>();
         for (NodeAnswer result : results.values()) {
             if (result.answered()) {
-                started.addAll(record(result, byNode.get(result.node()), owed.get(result.node())));
+                started.addAll(record(result, byNode.get(result.node()), owed.get(result.node()), cancelledMeanwhile));
             }
+        }
+        if (!cancelledMeanwhile.isEmpty()) {
+            new Reaper(database, nodes, settings, clock).reapNow(cancelledMeanwhile);
         }
         return started;
     }
@@ -109,7 +113,8 @@ final class Launches {
         return kills;
     }
 
-    private List<Long> record(NodeAnswer result, List<Placements.Launch> launches, List<PendingReap> owed) {
+    private List<Long> record(NodeAnswer result, List<Placements.Launch> launches, List<PendingReap> owed,
+                              List<String> cancelledMeanwhile) {
         Instant now = clock.instant();
         List<Long> started = new ArrayList<>();
         for (Placements.Launch launch : launches) {
@@ -123,6 +128,10 @@ final class Launches {
                 launchFailed(result.node(), id, attempt, report.error(), now);
             } else if (transitions.recordProcess(id, attempt, Settler.identity(report.wrapper()), now)) {
                 started.add(id);
+            } else if (reaps.identify(result.node(), launch.assignment().launchToken(),
+                    Settler.identity(report.wrapper()))) {
+                // Cancelled or requeued while it was being launched: its kill now knows the process.
+                cancelledMeanwhile.add(result.node());
             }
         }
         for (PendingReap reap : owed) {

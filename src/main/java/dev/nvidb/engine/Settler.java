@@ -49,8 +49,8 @@ final class Settler {
         List<StoredJob> relaunch = new ArrayList<>();
         List<Long> ended = new ArrayList<>();
         for (StoredJob stored : running) {
-            JobReport report = reply.findJob(stored.id()).orElse(null);
-            if (report == null || report.attempt() != stored.job().attempt()) {
+            JobReport report = report(reply, stored.id(), stored.job().attempt());
+            if (report == null) {
                 continue;
             }
             switch (report.status()) {
@@ -68,9 +68,25 @@ final class Settler {
     record Outcome(List<StoredJob> relaunch, List<Long> ended) {
     }
 
-    /** Completes the reaps the node reported on (signalled, already gone, or the pid is no longer ours). */
-    void reaped(ProbeReply reply, List<PendingReap> owed, Instant now) {
+    /**
+     * Completes the reaps the node reported on (signalled, already gone, or the pid is no longer
+     * ours). A reap known only by launch token was queried as a job: a running one gets its
+     * process named (the launch exec of this tick kills it), an ended or missing one is done.
+     */
+    void reaped(String node, ProbeReply reply, List<PendingReap> owed, Instant now) {
         for (PendingReap reap : owed) {
+            if (reap.target().process() == null && reap.target().jobId() != null) {
+                String dir = reap.target().jobDir();
+                JobReport report = dir == null ? null : reply.jobs().stream()
+                        .filter(r -> r.id() == reap.target().jobId() && dir.endsWith("/" + r.attempt())).findFirst()
+                        .orElse(null);
+                if (report != null && report.status() == JobReport.Status.RUNNING && report.wrapper() != null) {
+                    reaps.identify(node, reap.target().launchToken(), identity(report.wrapper()));
+                } else if (report != null && report.status() != JobReport.Status.ERROR) {
+                    reaps.complete(reap.id(), now);
+                }
+                continue;
+            }
             reply.findKill(reap.id()).ifPresent(kill -> {
                 if (kill.outcome() == KillReport.Outcome.ERROR) {
                     reaps.recordAttempt(reap.id(), kill.reason(), now);
@@ -143,6 +159,12 @@ final class Settler {
     private SqlWork<Boolean> adopt(StoredJob stored, JobReport report, Instant now) {
         return conn -> stored.process() == null && report.wrapper() != null
                 && transitions.recordProcess(conn, stored.id(), stored.job().attempt(), identity(report.wrapper()), now);
+    }
+
+    /** The report on this attempt of the job (a job may be asked about twice: its attempt and an old one owing a kill). */
+    private static JobReport report(ProbeReply reply, long id, int attempt) {
+        return reply.jobs().stream().filter(report -> report.id() == id && report.attempt() == attempt).findFirst()
+                .orElse(null);
     }
 
     static ProcessIdentity identity(WrapperProcess wrapper) {

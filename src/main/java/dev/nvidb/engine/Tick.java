@@ -87,7 +87,7 @@ final class Tick {
                 Settler.Outcome outcome = settler.settle(answer.node(), answer.reply(), state.runningOn(answer.node()), now);
                 settled.addAll(outcome.ended());
                 relaunch.put(answer.node(), outcome.relaunch());
-                settler.reaped(answer.reply(), state.reapsOn(answer.node()), now);
+                settler.reaped(answer.node(), answer.reply(), state.reapsOn(answer.node()), now);
             }
         }
         Plan plan = plan(answers, state, now);
@@ -123,11 +123,30 @@ final class Tick {
                 queries.add(new JobQuery(job.id(), job.job().attempt(), job.job().assignment().launchToken(),
                         job.jobDir()));
             }
+            queries.addAll(unidentifiedReaps(state.reapsOn(node.name())));
             requests.put(node, AgentRequest.probe(queue.jobRoot()).withJobs(queries)
                     .withKills(Launches.kills(state.reapsOn(node.name()), queue))
                     .withLogTailLines(queue.logTailLines()));
         }
         return requests;
+    }
+
+    /** Kills owed by launch token only are asked about like jobs, to learn their process. */
+    private static List<JobQuery> unidentifiedReaps(List<PendingReap> owed) {
+        List<JobQuery> queries = new ArrayList<>();
+        for (PendingReap reap : owed) {
+            String dir = reap.target().jobDir();
+            if (reap.target().process() == null && reap.target().jobId() != null && dir != null
+                    && reap.target().launchToken() != null) {
+                try {
+                    int attempt = Integer.parseInt(dir.substring(dir.lastIndexOf('/') + 1));
+                    queries.add(new JobQuery(reap.target().jobId(), attempt, reap.target().launchToken(), dir));
+                } catch (NumberFormatException e) {
+                    // Not a directory this queue made; the reap stays owed.
+                }
+            }
+        }
+        return queries;
     }
 
     /** Node bookkeeping: last answer, or failure with back-off; running jobs there verified or not. */

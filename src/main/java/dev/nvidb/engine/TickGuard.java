@@ -46,17 +46,24 @@ final class TickGuard {
         LeaseStore leases = new LeaseStore(database);
         Instant deadline = asked.plus(maxWait);
         while (true) {
-            Optional<Instant> last = meta.getInstant(MetaStore.LAST_TICK_AT);
-            if (last.isPresent() && (mode == TickMode.IF_DUE && last.get().isAfter(asked.minus(minInterval))
-                    || last.get().isAfter(asked))) {
+            String holder = UUID.randomUUID().toString();
+            // One transaction decides "fresh enough" and takes the lease, so a tick that ends
+            // between the two cannot let a waiting client tick a second time.
+            Decision decision = database.write("take the tick lease", conn -> {
+                Optional<Instant> last = meta.getInstant(conn, MetaStore.LAST_TICK_AT);
+                if (last.isPresent() && (mode == TickMode.IF_DUE && last.get().isAfter(asked.minus(minInterval))
+                        || last.get().isAfter(asked))) {
+                    return Decision.FRESH;
+                }
+                return leases.acquire(conn, holder, clock.instant(), lease) ? Decision.TAKEN : Decision.BUSY;
+            });
+            if (decision == Decision.FRESH) {
                 return Optional.empty();
             }
-            String holder = UUID.randomUUID().toString();
-            if (leases.acquire(holder, clock.instant(), lease)) {
+            if (decision == Decision.TAKEN) {
                 return Optional.of(holding(holder, leases, meta, tick));
             }
-            Instant now = clock.instant();
-            if (now.isAfter(deadline)) {
+            if (clock.instant().isAfter(deadline)) {
                 return Optional.empty();
             }
             // Another client is ticking: its result lands in the database. Poll until it is done.
@@ -64,16 +71,29 @@ final class TickGuard {
         }
     }
 
+    private enum Decision { FRESH, TAKEN, BUSY }
+
     private <T> T holding(String holder, LeaseStore leases, MetaStore meta, Supplier<T> tick) {
         Thread renewer = renewer(holder);
         renewer.start();
         try {
-            T result = tick.get();
-            meta.putInstant(MetaStore.LAST_TICK_AT, clock.instant());
-            return result;
+            return tick.get();
         } finally {
             renewer.interrupt();
-            leases.release(holder);
+            joinQuietly(renewer);
+            database.write("end the tick", conn -> {
+                meta.putInstant(conn, MetaStore.LAST_TICK_AT, clock.instant());
+                return leases.release(conn, holder);
+            });
+        }
+    }
+
+    /** The renewer closes its own connection; never let that overlap closing ours. */
+    private static void joinQuietly(Thread thread) {
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -29,6 +29,10 @@ public final class ReapStore {
             UPDATE pending_reaps SET attempts = attempts + 1, signalled_at = COALESCE(signalled_at, ?), last_error = ?
             WHERE id = ?
             """;
+    private static final String IDENTIFY = """
+            UPDATE pending_reaps SET pid = ?, pgid = ?, proc_start_time = ?, boot_id = ?
+            WHERE node = ? AND launch_token = ? AND pid IS NULL
+            """;
     private static final String DONE = "DELETE FROM pending_reaps WHERE id = ? RETURNING node, job_id";
 
     private final Database database;
@@ -51,6 +55,21 @@ public final class ReapStore {
 
     public Optional<Long> add(ReapTarget target, String reason, Instant now) {
         return database.write("record a kill on " + target.node(), conn -> add(conn, target, reason, now));
+    }
+
+    /**
+     * Names the process of a kill owed by launch token only (the job was cancelled before its
+     * launch reported the process); true when a reap was waiting for it.
+     */
+    public boolean identify(Connection connection, String node, String launchToken, ProcessIdentity process)
+            throws SQLException {
+        return Columns.update(connection, IDENTIFY, process.pid(), process.pgid(), process.startTime(),
+                process.bootId(), node, launchToken) > 0;
+    }
+
+    public boolean identify(String node, String launchToken, ProcessIdentity process) {
+        return database.write("record the process of a kill on " + node,
+                conn -> identify(conn, node, launchToken, process));
     }
 
     /** The kills owed to {@code node} (every node when null), oldest first. */
