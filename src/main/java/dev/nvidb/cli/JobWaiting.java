@@ -17,7 +17,9 @@ import java.util.List;
  */
 final class JobWaiting {
 
-    private static final Duration POLL = Duration.ofMillis(500);
+    /** First pause between checks; it grows by half each time up to {@link #POLL_MAX}. */
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration POLL_MAX = Duration.ofSeconds(1);
 
     private JobWaiting() {
     }
@@ -30,11 +32,13 @@ final class JobWaiting {
                      Long timeoutSeconds, int logLines) {
         Instant deadline = timeoutSeconds == null ? null : Instant.now().plusSeconds(timeoutSeconds);
         List<JobView> jobs = views(queue, ids);
+        long pause = POLL.toMillis();
         while (!allEnded(jobs)) {
             if (deadline != null && Instant.now().isAfter(deadline)) {
                 return report(context, wiring, queue, options, jobs, true, logLines);
             }
-            pause();
+            pause(pause);
+            pause = Math.min(POLL_MAX.toMillis(), pause + pause / 2);
             if (!options.noTick) {
                 queue.tick(dev.nvidb.engine.TickMode.IF_DUE);
             }
@@ -89,9 +93,9 @@ final class JobWaiting {
     }
 
     /** A pause between polls; the state lives in the database, written by other processes. */
-    private static void pause() {
+    private static void pause(long millis) {
         try {
-            Thread.sleep(POLL.toMillis());
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new dev.nvidb.error.UsageException("interrupted while waiting");
