@@ -54,7 +54,7 @@ public final class AgentScript {
      * exec falls back to nvidia-smi's CSV queries between marker lines.
      */
     public String onceCommand() {
-        return "if command -v python3 >/dev/null 2>&1; then exec python3 -c '" + BOOTSTRAP + "' --once; fi; "
+        return "if command -v python3 >/dev/null 2>&1; then exec python3 -S -c '" + BOOTSTRAP + "' --once; fi; "
                 + "cat >/dev/null; echo '" + SMI_MARKER + "'; echo \"#hostname $(uname -n)\"; "
                 + "if ! command -v nvidia-smi >/dev/null 2>&1; then echo '#no-nvidia-smi'; exit 0; fi; "
                 + "nvidia-smi --query-gpu=" + GPU_QUERY + " --format=csv,noheader,nounits 2>&1; echo \"#status $?\"; "
@@ -64,7 +64,7 @@ public final class AgentScript {
 
     /** The shell line for a long-lived agent answering one snapshot per request line. */
     public String serveCommand() {
-        return "exec python3 -c '" + BOOTSTRAP + "' --serve";
+        return "exec python3 -S -c '" + BOOTSTRAP + "' --serve";
     }
 
     /** What to write on standard input first: the byte count, a newline, the script. */

@@ -43,7 +43,7 @@ final class JobResultCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             QueueService queue = wiring.queue(options);
             if (set != null) {
-                queue.setResult(jobId, set);
+                queue.setResult(jobId, Json.compact(set));
             } else {
                 wiring.refresh(queue, options, true);
             }

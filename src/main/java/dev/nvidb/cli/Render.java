@@ -15,7 +15,7 @@ final class Render {
     }
 
     static JsonJob json(JobView view) {
-        return JsonJob.of(view.job(), view.pendingReason(), view.unverifiedSince(), Json.parse(view.job().result()),
+        return JsonJob.of(view.job(), view.pendingReason(), view.unverifiedSince(), view.job().result(),
                 view.jobDir());
     }
 

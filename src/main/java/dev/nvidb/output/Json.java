@@ -19,6 +19,8 @@ public final class Json {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
+    private static final ObjectMapper COMPACT = new ObjectMapper();
+
     private Json() {
     }
 
@@ -34,6 +36,15 @@ public final class Json {
             return MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             return text;
+        }
+    }
+
+    /** {@code value} as one line of JSON (for stored documents and raw embedding). */
+    public static String compact(Object value) {
+        try {
+            return COMPACT.writeValueAsString(value instanceof String text ? MAPPER.readTree(text) : value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.nvidb.output;
 import dev.nvidb.model.Dependency;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -34,7 +35,7 @@ public record JsonJob(
         String lastError,
         String notes,
         String progress,
-        Object result,
+        @JsonRawValue String result,
         boolean held,
         String pendingReason,
         BigDecimal unverifiedSince,
@@ -49,7 +50,7 @@ public record JsonJob(
      * @param job             the job
      * @param pendingReason   why a pending job is not running yet, or null
      * @param unverifiedSince when its node stopped answering while it ran, or null
-     * @param result          the parsed result document, or null
+     * @param result          the result document: its stored JSON text, or a parsed value; or null
      * @param jobDir          the current attempt's directory on its node ({@code ~} is the node's home), or null
      */
     public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result) {
@@ -58,6 +59,9 @@ public record JsonJob(
 
     /** The job with where its current attempt lives on its node. */
     public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result, String jobDir) {
+        // The stored result is validated JSON text: it is copied into the document as it is,
+        // not parsed and written again (a list of a thousand jobs would pay that a thousand times).
+        String raw = result == null ? null : result instanceof String text ? text : Json.compact(result);
         JobSpec spec = job.spec();
         List<Long> after = spec.dependencies().stream().filter(Dependency::needsSuccess).map(Dependency::jobId).toList();
         List<Long> afterAny = spec.dependencies().stream().filter(d -> !d.needsSuccess()).map(Dependency::jobId).toList();
@@ -67,7 +71,7 @@ public record JsonJob(
         return new JsonJob(job.id(), spec.name(), job.state().key(), spec.command(), node, gpuIds, spec.gpus(),
                 spec.vramMb(), job.priority(), after, afterAny, spec.submitter(), seconds(job.createdAt()),
                 seconds(job.startedAt()), seconds(job.finishedAt()), job.exitCode(), job.attempt(), spec.maxRetries(),
-                job.lastError(), job.note(), job.progress(), result, job.held(),
+                job.lastError(), job.note(), job.progress(), raw, job.held(),
                 job.state() == dev.nvidb.model.JobState.PENDING ? reason : null, seconds(unverifiedSince), spec.node(),
                 jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags());
     }
