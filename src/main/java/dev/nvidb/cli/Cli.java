@@ -5,6 +5,7 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonError;
 import java.lang.reflect.Constructor;
 import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IFactory;
 import picocli.CommandLine.ParameterException;
@@ -28,13 +29,17 @@ public final class Cli {
 
     /** Runs one command line in-process and returns its exit code. */
     public static int run(Context context, String... args) {
-        CommandLine commandLine = create(context);
+        CommandLine commandLine = configure(context, CommandTree.build(new ContextFactory(context),
+                CommandTree.commandWords(args)));
         return commandLine.execute(args);
     }
 
-    /** The configured command tree, for tests that inspect the parser (the skill test). */
+    /** The whole configured command tree, for tests that inspect the parser (the skill test). */
     public static CommandLine create(Context context) {
-        CommandLine commandLine = new CommandLine(NvidbCommand.class, new ContextFactory(context));
+        return configure(context, CommandTree.build(new ContextFactory(context), List.of()));
+    }
+
+    private static CommandLine configure(Context context, CommandLine commandLine) {
         commandLine.setOut(context.out());
         commandLine.setErr(context.err());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

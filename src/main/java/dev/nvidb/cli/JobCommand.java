@@ -4,8 +4,16 @@ import picocli.CommandLine.Command;
 
 /** {@code nvidb job …}: submit and manage queue jobs. */
 @Command(name = "job", description = "Submit and manage queue jobs.", synopsisSubcommandLabel = "COMMAND",
-        subcommands = {JobSubmitCommand.class, JobLsCommand.class, JobShowCommand.class, JobLogsCommand.class,
-                JobWaitCommand.class, JobChangeCommand.Cancel.class, JobChangeCommand.Requeue.class,
-                JobPriorityCommand.class, JobNoteCommand.class, JobResultCommand.class, JobPurgeCommand.class})
-final class JobCommand {
+        mixinStandardHelpOptions = true)
+final class JobCommand implements java.util.concurrent.Callable<Integer> {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Without a subcommand: the list of subcommands, and a usage exit code. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
 }

@@ -17,10 +17,7 @@ import picocli.CommandLine.Option;
  * {@code nvidb --once --remote} every configured server's too, probed in parallel.
  */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "GPU monitor and daemonless GPU job queue over SSH.",
-        subcommands = {LsCommand.class, AddCommand.class, ImportCommand.class, InfoCommand.class, TrustCommand.class,
-                JobCommand.class, QueueCommand.class,
-                WarmupCommand.class})
+        description = "GPU monitor and daemonless GPU job queue over SSH.")
 final class NvidbCommand implements Callable<Integer> {
 
     private final Context context;

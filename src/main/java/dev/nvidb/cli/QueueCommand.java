@@ -4,9 +4,16 @@ import picocli.CommandLine.Command;
 
 /** {@code nvidb queue …}: the queue as a whole: status, nodes, events, ticks. */
 @Command(name = "queue", description = "Inspect and administer the job queue.", synopsisSubcommandLabel = "COMMAND",
-        subcommands = {QueueStatusCommand.class, QueueNodesCommand.class, QueueAlertsCommand.class,
-                QueueAckCommand.class, QueueTickCommand.class, QueueEventsCommand.class,
-                QueueNodeAdminCommand.Drain.class, QueueNodeAdminCommand.Resume.class,
-                QueueNodeAdminCommand.Ignore.class, QueueNodeAdminCommand.Unignore.class})
-final class QueueCommand {
+        mixinStandardHelpOptions = true)
+final class QueueCommand implements java.util.concurrent.Callable<Integer> {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Without a subcommand: the list of subcommands, and a usage exit code. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
 }

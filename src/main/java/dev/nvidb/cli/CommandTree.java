@@ -1,0 +1,92 @@
+package dev.nvidb.cli;
+
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.IFactory;
+
+/**
+ * The command tree as data, so a run builds only the branch it uses: picocli reads every
+ * command's annotations when a command is added, and skipping the other thirty commands
+ * saves a measurable part of a short command's start-up. Help, usage errors and the skill
+ * test get the whole tree.
+ */
+final class CommandTree {
+
+    /** A command and the commands under it. */
+    record Branch(String name, Class<?> type, List<Branch> children) {
+    }
+
+    private static Branch leaf(String name, Class<?> type) {
+        return new Branch(name, type, List.of());
+    }
+
+    static final List<Branch> ROOT = List.of(
+            leaf("ls", LsCommand.class),
+            leaf("add", AddCommand.class),
+            leaf("import", ImportCommand.class),
+            leaf("info", InfoCommand.class),
+            leaf("trust", TrustCommand.class),
+            new Branch("job", JobCommand.class, List.of(
+                    leaf("submit", JobSubmitCommand.class),
+                    leaf("ls", JobLsCommand.class),
+                    leaf("show", JobShowCommand.class),
+                    leaf("logs", JobLogsCommand.class),
+                    leaf("wait", JobWaitCommand.class),
+                    leaf("cancel", JobChangeCommand.Cancel.class),
+                    leaf("requeue", JobChangeCommand.Requeue.class),
+                    leaf("priority", JobPriorityCommand.class),
+                    leaf("note", JobNoteCommand.class),
+                    leaf("result", JobResultCommand.class),
+                    leaf("purge", JobPurgeCommand.class))),
+            new Branch("queue", QueueCommand.class, List.of(
+                    leaf("status", QueueStatusCommand.class),
+                    leaf("nodes", QueueNodesCommand.class),
+                    leaf("alerts", QueueAlertsCommand.class),
+                    leaf("ack", QueueAckCommand.class),
+                    leaf("tick", QueueTickCommand.class),
+                    leaf("events", QueueEventsCommand.class),
+                    leaf("drain", QueueNodeAdminCommand.Drain.class),
+                    leaf("resume", QueueNodeAdminCommand.Resume.class),
+                    leaf("ignore", QueueNodeAdminCommand.Ignore.class),
+                    leaf("unignore", QueueNodeAdminCommand.Unignore.class))),
+            leaf("__warmup", WarmupCommand.class));
+
+    private CommandTree() {
+    }
+
+    /**
+     * The root command with the subcommands {@code words} lead to: where the next word names
+     * a subcommand only that one is added, otherwise all of them are (so help and "unknown
+     * command" messages list everything). An empty {@code words} builds the whole tree.
+     */
+    static CommandLine build(IFactory factory, List<String> words) {
+        CommandLine root = new CommandLine(NvidbCommand.class, factory);
+        add(root, ROOT, factory, words);
+        return root;
+    }
+
+    private static void add(CommandLine parent, List<Branch> branches, IFactory factory, List<String> words) {
+        String next = words.isEmpty() ? null : words.get(0);
+        boolean known = branches.stream().anyMatch(branch -> branch.name().equals(next));
+        for (Branch branch : branches) {
+            if (known && !branch.name().equals(next)) {
+                continue;
+            }
+            CommandLine child = new CommandLine(branch.type(), factory);
+            add(child, branch.children(), factory, known ? words.subList(1, words.size()) : List.of());
+            parent.addSubcommand(branch.name(), child);
+        }
+    }
+
+    /** The words of a command line that can name commands: those before the first option. */
+    static List<String> commandWords(String[] args) {
+        List<String> words = new java.util.ArrayList<>();
+        for (String arg : args) {
+            if (arg.startsWith("-")) {
+                break;
+            }
+            words.add(arg);
+        }
+        return words;
+    }
+}
