@@ -123,7 +123,8 @@ final class Settler {
             if (report.result() != null) {
                 annotations.setResult(conn, job.id(), report.result());
             }
-            String error = success ? null : "exited with status " + report.exitCode();
+            String error = !success ? "exited with status " + report.exitCode()
+                    : report.resultError() != null ? "result.json not collected: " + report.resultError() : null;
             JobState to = success ? JobState.COMPLETED : JobState.FAILED;
             if (transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, now)
                     && !success) {

@@ -116,6 +116,16 @@ class QueueLifecycleTest {
     }
 
     @Test
+    void resultThatIsNotJsonIsNotCollectedAndTheJobSaysWhy() {
+        QueueFixtureSsh client = client();
+        long job = client.submit("--", "echo 'not {json' > \"$NVIDB_JOB_DIR/result.json\"");
+        JsonNode done = client.tickUntil(job, QueueLifecycleTest::ended, LIMIT);
+        assertEquals("completed", done.get("state").asText());
+        assertTrue(done.get("result").isNull(), done.toString());
+        assertTrue(done.get("last_error").asText().startsWith("result.json not collected"), done.toString());
+    }
+
+    @Test
     void followingLogsPrintsEveryLineOnceAndStopsWhenTheJobEnds() throws IOException {
         QueueFixtureSsh client = client();
         long job = client.submit("--", "for i in $(seq 1 40); do echo line $i; sleep 0.05; done");
