@@ -1,0 +1,18 @@
+package dev.nvidb.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** A command that only groups others ({@code job}, {@code queue}): alone, it lists them and exits 2. */
+abstract class CommandGroup implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+}
