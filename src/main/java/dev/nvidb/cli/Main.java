@@ -13,6 +13,12 @@ public final class Main {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         Context context = new Context(System.getenv(), out, err, System.console() != null);
+        if (java.util.Arrays.asList(args).contains("--json")) {
+            // JSON output is certain: let Jackson warm up while the command reads its state.
+            Thread prepare = new Thread(dev.nvidb.output.Json::prepare, "json-prepare");
+            prepare.setDaemon(true);
+            prepare.start();
+        }
         int code = Cli.run(context, args);
         out.flush();
         err.flush();

@@ -57,6 +57,22 @@ public final class Json {
         }
     }
 
+    /**
+     * Builds the writer and the serializers of the common documents ahead of time, meant for
+     * a background thread at start-up: on a cold JVM that is tens of milliseconds which then
+     * overlap with opening the database and reading it.
+     */
+    public static void prepare() {
+        try {
+            MAPPER.writerFor(JsonJobs.Many.class);
+            MAPPER.writerFor(JsonJobs.One.class);
+            MAPPER.writerFor(JsonQueue.Status.class);
+            MAPPER.writeValueAsString(new JsonError(SCHEMA_VERSION, false, new JsonError.Detail("t", "m", null)));
+        } catch (JsonProcessingException | RuntimeException e) {
+            // Only an optimisation: the real write reports any problem.
+        }
+    }
+
     /** Renders a view record as an indented JSON document (no trailing newline). */
     public static String write(Object view) {
         try {
