@@ -1,0 +1,64 @@
+package dev.nvidb.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.config.NvidbHome;
+import dev.nvidb.config.QueueConfig;
+import dev.nvidb.config.ServerConfig;
+import dev.nvidb.error.UsageException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code --node} and the node admin commands name a node exactly, or by a unique prefix. */
+class QueueNodesTest {
+
+    private static QueueNodes nodes(boolean includeLocal, String... servers) {
+        NvidbHome home = new NvidbHome(Path.of("/tmp/h/.nvidb"), Path.of("/tmp/h"));
+        NvidbConfig defaults = NvidbConfig.defaults(home);
+        QueueConfig queue = defaults.queue();
+        QueueConfig withLocal = new QueueConfig(includeLocal, "here", queue.tickMinInterval(), queue.leaseSeconds(),
+                queue.headroomMb(), queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode(), queue.placement(), queue.jobRoot(),
+                queue.killGraceSeconds(), queue.backoffMaxSeconds(), queue.lostAfterSeconds(), queue.logTailLines(),
+                queue.notifications(), queue.backup());
+        List<ServerConfig> list = java.util.Arrays.stream(servers).map(ServerConfig::ofHost).toList();
+        NvidbConfig config = new NvidbConfig(home, defaults.basic(), defaults.view(), list, list, withLocal, null,
+                List.of());
+        return new QueueNodes(config, () -> {
+            throw new AssertionError("resolving names opens no shell");
+        }, "fallback");
+    }
+
+    @Test
+    void exactNameWinsOverAPrefixOfAnother() {
+        assertEquals("gpu-a", nodes(false, "gpu-a", "gpu-a2").resolve("gpu-a"));
+    }
+
+    @Test
+    void uniquePrefixNamesTheNode() {
+        assertEquals("gpu-b200", nodes(false, "gpu-a100", "gpu-b200").resolve("gpu-b"));
+    }
+
+    @Test
+    void ambiguousPrefixListsTheCandidates() {
+        UsageException error = assertThrows(UsageException.class, () -> nodes(false, "gpu-a", "gpu-b").resolve("gpu"));
+        assertEquals("'gpu' matches several nodes: gpu-a, gpu-b", error.getMessage());
+    }
+
+    @Test
+    void unknownNameListsTheQueueNodes() {
+        UsageException error = assertThrows(UsageException.class, () -> nodes(true, "gpu-a").resolve("cpu"));
+        assertEquals("no node named 'cpu'", error.getMessage());
+        assertTrue(error.hint().orElseThrow().contains("here, gpu-a"), error.hint().orElseThrow());
+    }
+
+    @Test
+    void withoutServersThisMachineIsTheOnlyNode() {
+        assertEquals(List.of("here"), nodes(false).names());
+        assertEquals(List.of("here", "gpu-a"), nodes(true, "gpu-a").names());
+        assertEquals(List.of("gpu-a"), nodes(false, "gpu-a").names());
+    }
+}
