@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
 import dev.nvidb.config.AuthMethod;
 import dev.nvidb.config.ConfigWriter;
@@ -64,14 +65,10 @@ final class AddCommand implements Callable<Integer> {
             context.err().println("added " + server.name() + " to " + home.display(home.configYml())
                     + "; check it with 'nvidb trust " + server.name() + "' and 'nvidb --once --remote'");
             if (output.json) {
-                context.out().println(dev.nvidb.output.Json.write(new Added(dev.nvidb.output.Json.SCHEMA_VERSION, true, server.name())));
+                context.out().println(dev.nvidb.output.Json.write(new JsonCommands.Added(dev.nvidb.output.Json.SCHEMA_VERSION, true, server.name())));
             }
             return 0;
         }
-    }
-
-    /** {@code nvidb add --json}: the name the new server goes by. */
-    record Added(int schemaVersion, boolean ok, String name) {
     }
 
     private ServerConfig server(NvidbHome home) {

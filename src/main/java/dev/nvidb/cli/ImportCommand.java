@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
 import dev.nvidb.config.AuthMethod;
 import dev.nvidb.config.ConfigWriter;
@@ -63,7 +64,7 @@ final class ImportCommand implements Callable<Integer> {
         List<String> added = result.added().stream().map(ServerConfig::name).toList();
         List<String> skipped = result.skipped().stream().map(ServerConfig::name).toList();
         if (output.json) {
-            context.out().println(Json.write(new Imported(Json.SCHEMA_VERSION, true, home.display(source), added, skipped)));
+            context.out().println(Json.write(new JsonCommands.Imported(Json.SCHEMA_VERSION, true, home.display(source), added, skipped)));
             return;
         }
         for (String name : added) {
@@ -75,10 +76,6 @@ final class ImportCommand implements Callable<Integer> {
             summary += "; skipped " + skipped.size() + " already configured (" + String.join(", ", skipped) + ")";
         }
         context.err().println(summary);
-    }
-
-    /** {@code nvidb import --json}: which hosts were added and which were already there. */
-    record Imported(int schemaVersion, boolean ok, String source, List<String> imported, List<String> skipped) {
     }
 
     private static ServerConfig server(NvidbHome home, SshHostEntry entry) {

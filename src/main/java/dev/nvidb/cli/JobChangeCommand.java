@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.engine.QueueService.Change;
 import dev.nvidb.output.Json;
@@ -27,10 +28,6 @@ abstract class JobChangeCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code --json}: one entry per job. */
-    record Changed(int schemaVersion, boolean ok, List<Change> jobs) {
-    }
-
     abstract List<Change> apply(QueueService queue, List<Long> jobs);
 
     @Override
@@ -42,7 +39,7 @@ abstract class JobChangeCommand implements Callable<Integer> {
             List<Change> changes = apply(queue, jobs);
             boolean all = changes.stream().allMatch(Change::changed);
             if (options.json) {
-                context.out().println(Json.write(new Changed(Json.SCHEMA_VERSION, all, changes)));
+                context.out().println(Json.write(new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, all, changes)));
             } else {
                 changes.forEach(change -> context.err().println(change.message()));
             }

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.JobView;
 import dev.nvidb.engine.LogReader;
 import dev.nvidb.engine.QueueService;
@@ -45,10 +46,6 @@ final class JobLogsCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code job logs --json}: the text read and the offset to continue from. */
-    record Logs(int schemaVersion, boolean ok, long id, String stream, String text, long nextOffset) {
-    }
-
     @Override
     public Integer call() throws InterruptedException {
         long jobId = JobIds.parse(id);
@@ -64,7 +61,7 @@ final class JobLogsCommand implements Callable<Integer> {
             LogReader.Chunk chunk = offset != null ? reader.read(job, stderr, offset, CHUNK)
                     : reader.lastLines(job, stderr, lines);
             if (options.json) {
-                context.out().println(Json.write(new Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
+                context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
                 return 0;
             }

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -31,10 +32,6 @@ final class JobNoteCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code job note --json}: the note after the change. */
-    record Noted(int schemaVersion, boolean ok, long id, String notes) {
-    }
-
     @Override
     public Integer call() {
         long jobId = JobIds.parse(id);
@@ -53,7 +50,7 @@ final class JobNoteCommand implements Callable<Integer> {
             }
             String note = queue.getJob(jobId).job().note();
             if (options.json) {
-                context.out().println(Json.write(new Noted(Json.SCHEMA_VERSION, true, jobId, note)));
+                context.out().println(Json.write(new JsonCommands.Noted(Json.SCHEMA_VERSION, true, jobId, note)));
             } else if (edits == 0 && note != null) {
                 context.out().println(note);
             }

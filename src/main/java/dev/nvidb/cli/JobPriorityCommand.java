@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.JobView;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
@@ -35,10 +36,6 @@ final class JobPriorityCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code job priority --json}: the priority after the change. */
-    record Priority(int schemaVersion, boolean ok, long id, int priority) {
-    }
-
     @Override
     public Integer call() {
         long jobId = JobIds.parse(id);
@@ -60,7 +57,7 @@ final class JobPriorityCommand implements Callable<Integer> {
             }
             int priority = queue.getJob(jobId).job().priority();
             if (options.json) {
-                context.out().println(Json.write(new Priority(Json.SCHEMA_VERSION, true, jobId, priority)));
+                context.out().println(Json.write(new JsonCommands.Priority(Json.SCHEMA_VERSION, true, jobId, priority)));
             } else {
                 context.out().println(priority);
             }

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.JobState;
@@ -28,10 +29,6 @@ final class JobPurgeCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code job purge --json}: which ids were forgotten. */
-    record Purged(int schemaVersion, boolean ok, List<Long> purged) {
-    }
-
     @Override
     public Integer call() {
         Set<JobState> wanted = EnumSet.noneOf(JobState.class);
@@ -54,7 +51,7 @@ final class JobPurgeCommand implements Callable<Integer> {
             QueueService queue = wiring.queue(options);
             List<Long> purged = queue.purge(wanted);
             if (options.json) {
-                context.out().println(Json.write(new Purged(Json.SCHEMA_VERSION, true, purged)));
+                context.out().println(Json.write(new JsonCommands.Purged(Json.SCHEMA_VERSION, true, purged)));
             } else {
                 context.err().println("purged " + purged.size() + (purged.size() == 1 ? " job" : " jobs"));
             }

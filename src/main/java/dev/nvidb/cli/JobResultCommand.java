@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -30,10 +31,6 @@ final class JobResultCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code job result --json}: the result document (null when there is none). */
-    record Result(int schemaVersion, boolean ok, long id, Object result) {
-    }
-
     @Override
     public Integer call() {
         long jobId = JobIds.parse(id);
@@ -49,7 +46,7 @@ final class JobResultCommand implements Callable<Integer> {
             }
             String result = queue.getJob(jobId).job().result();
             if (options.json) {
-                context.out().println(Json.write(new Result(Json.SCHEMA_VERSION, true, jobId, Json.parse(result))));
+                context.out().println(Json.write(new JsonCommands.Result(Json.SCHEMA_VERSION, true, jobId, Json.parse(result))));
                 return 0;
             }
             if (result == null) {

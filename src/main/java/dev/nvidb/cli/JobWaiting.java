@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.JobView;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
-import dev.nvidb.output.JsonJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,10 +22,6 @@ final class JobWaiting {
     private static final Duration POLL_MAX = Duration.ofSeconds(1);
 
     private JobWaiting() {
-    }
-
-    /** {@code job wait --json}: the jobs as they ended (or stand, after a timeout). */
-    record Waited(int schemaVersion, boolean ok, boolean timedOut, List<JsonJob> jobs, java.util.Map<Long, String> logs) {
     }
 
     static int await(Context context, Wiring wiring, QueueService queue, QueueOptions options, List<Long> ids,
@@ -72,7 +68,7 @@ final class JobWaiting {
             }
         }
         if (options.json) {
-            context.out().println(Json.write(new Waited(Json.SCHEMA_VERSION, code == 0, timedOut,
+            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, code == 0, timedOut,
                     jobs.stream().map(Render::json).toList(), logLines > 0 ? logs : null)));
         } else {
             for (JobView job : jobs) {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -27,10 +28,6 @@ final class QueueAckCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code queue ack --json}: how many alerts were acknowledged. */
-    record Acknowledged(int schemaVersion, boolean ok, int acknowledged) {
-    }
-
     @Override
     public Integer call() {
         if ((id == null) == !all) {
@@ -41,7 +38,7 @@ final class QueueAckCommand implements Callable<Integer> {
             QueueService queue = wiring.queue(options);
             int count = queue.acknowledge(alert);
             if (options.json) {
-                context.out().println(Json.write(new Acknowledged(Json.SCHEMA_VERSION, true, count)));
+                context.out().println(Json.write(new JsonCommands.Acknowledged(Json.SCHEMA_VERSION, true, count)));
             } else {
                 context.err().println("acknowledged " + count + (count == 1 ? " alert" : " alerts"));
             }

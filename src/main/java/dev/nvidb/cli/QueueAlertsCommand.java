@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonQueue;
@@ -30,10 +31,6 @@ final class QueueAlertsCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code queue alerts --json}: the open alerts. */
-    record Alerts(int schemaVersion, boolean ok, int openAlerts, List<JsonQueue.JsonAlert> alerts) {
-    }
-
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
@@ -41,7 +38,7 @@ final class QueueAlertsCommand implements Callable<Integer> {
             wiring.refresh(queue, options, true);
             List<Alert> open = queue.openAlerts();
             if (options.json) {
-                context.out().println(Json.write(new Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
+                context.out().println(Json.write(new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
                         open.stream().map(JsonQueue::alert).toList())));
             } else {
                 context.out().print(QueueText.alerts(open, Terminal.width(context)));

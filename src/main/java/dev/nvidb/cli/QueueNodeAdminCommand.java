@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.output.Json;
 import java.util.concurrent.Callable;
@@ -26,10 +27,6 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    /** {@code --json}: the node, what was done, and whether anything changed. */
-    record Changed(int schemaVersion, boolean ok, String node, String action, boolean changed) {
-    }
-
     abstract String action();
 
     abstract boolean apply(QueueService queue, String node);
@@ -41,7 +38,7 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             String name = queue.nodes().resolve(node);
             boolean changed = apply(queue, name);
             if (options.json) {
-                context.out().println(Json.write(new Changed(Json.SCHEMA_VERSION, true, name, action(), changed)));
+                context.out().println(Json.write(new JsonCommands.NodeChanged(Json.SCHEMA_VERSION, true, name, action(), changed)));
             } else {
                 context.err().println(name + ": " + action() + (changed ? "" : " (already)"));
             }

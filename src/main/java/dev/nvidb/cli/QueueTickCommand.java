@@ -1,11 +1,11 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.engine.QueueService;
 import dev.nvidb.engine.TickMode;
 import dev.nvidb.engine.TickReport;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,11 +25,6 @@ final class QueueTickCommand implements Callable<Integer> {
 
     QueueTickCommand(Context context) {
         this.context = context;
-    }
-
-    /** {@code queue tick --json}: what the pass did. */
-    record Ticked(int schemaVersion, boolean ok, boolean ran, List<String> answered, List<String> failed,
-                  List<String> skipped, List<Long> settled, List<Long> placed, long durationMs) {
     }
 
     @Override
@@ -52,7 +47,7 @@ final class QueueTickCommand implements Callable<Integer> {
 
     private void print(TickReport report) {
         if (options.json) {
-            context.out().println(Json.write(new Ticked(Json.SCHEMA_VERSION, report.failed().isEmpty(), report.ran(),
+            context.out().println(Json.write(new JsonCommands.Ticked(Json.SCHEMA_VERSION, report.failed().isEmpty(), report.ran(),
                     report.answered(), report.failed(), report.skipped(), report.settled(), report.placed(),
                     report.duration().toMillis())));
         } else if (!report.ran()) {

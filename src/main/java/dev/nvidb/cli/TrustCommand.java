@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.SshException;
@@ -59,7 +60,7 @@ final class TrustCommand implements Callable<Integer> {
                 context.err().println("recorded in " + config.home().display(config.basic().knownHosts()));
             }
             if (output.json) {
-                context.out().println(Json.write(new Trusted(Json.SCHEMA_VERSION, true, server.name(), where,
+                context.out().println(Json.write(new JsonCommands.Trusted(Json.SCHEMA_VERSION, true, server.name(), where,
                         scan.keyType(), scan.fingerprint(), scan.status().name().toLowerCase(), recorded)));
             }
             return 0;
@@ -102,8 +103,4 @@ final class TrustCommand implements Callable<Integer> {
         return true;
     }
 
-    /** {@code nvidb trust --json}: the key seen and whether it was recorded. */
-    record Trusted(int schemaVersion, boolean ok, String node, String address, String keyType, String fingerprint,
-                   String status, boolean recorded) {
-    }
 }

@@ -5,8 +5,8 @@ import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 
 /**
- * Builds the JSON records that live beside their commands in {@code dev.nvidb.cli} (package
- * private there), so their shape is pinned here with the others. A renamed record or a changed
+ * Builds the command documents of {@link JsonCommands} by name through their canonical
+ * constructors, so a golden test reads like the document it pins. A renamed record or a changed
  * component list fails loudly: that is a change of the JSON contract.
  */
 final class CliRecords {
@@ -14,9 +14,9 @@ final class CliRecords {
     private CliRecords() {
     }
 
-    /** A new instance of the record {@code dev.nvidb.cli.<name>} (nested names with {@code $}). */
+    /** A new instance of the record {@code JsonCommands.<name>}. */
     static Object create(String name, Object... values) throws ReflectiveOperationException {
-        Class<?> type = Class.forName("dev.nvidb.cli." + name);
+        Class<?> type = Class.forName(JsonCommands.class.getName() + "$" + name);
         RecordComponent[] components = type.getRecordComponents();
         if (components == null) {
             throw new IllegalArgumentException(type + " is not a record");

@@ -36,10 +36,10 @@ class CommandOutputTest {
     @Test
     void addImportAndTrustMatchGoldenFiles() throws Exception {
         Golden.assertMatches("add.json",
-                Json.write(CliRecords.create("AddCommand$Added", Json.SCHEMA_VERSION, true, "gpu-a")));
-        Golden.assertMatches("import.json", Json.write(CliRecords.create("ImportCommand$Imported", Json.SCHEMA_VERSION,
+                Json.write(CliRecords.create("Added", Json.SCHEMA_VERSION, true, "gpu-a")));
+        Golden.assertMatches("import.json", Json.write(CliRecords.create("Imported", Json.SCHEMA_VERSION,
                 true, "~/.ssh/config", List.of("gpu-a", "gpu-b"), List.of("gpu-c"))));
-        Golden.assertMatches("trust.json", Json.write(CliRecords.create("TrustCommand$Trusted", Json.SCHEMA_VERSION,
+        Golden.assertMatches("trust.json", Json.write(CliRecords.create("Trusted", Json.SCHEMA_VERSION,
                 true, "gpu-a", "[10.0.0.2]:2222", "ssh-ed25519", "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
                 "unknown", true)));
     }

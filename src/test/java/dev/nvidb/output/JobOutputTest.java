@@ -59,7 +59,7 @@ class JobOutputTest {
 
     @Test
     void jobWaitMatchesGoldenFile() throws Exception {
-        Object waited = CliRecords.create("JobWaiting$Waited", Json.SCHEMA_VERSION, false, false,
+        Object waited = CliRecords.create("Waited", Json.SCHEMA_VERSION, false, false,
                 List.of(QueueSamples.json(view(7)), QueueSamples.json(view(8))),
                 new java.util.TreeMap<>(java.util.Map.of(7L, "epoch 3\n", 8L, "Traceback ...\n")));
         Golden.assertMatches("job-wait.json", Json.write(waited));
@@ -67,7 +67,7 @@ class JobOutputTest {
 
     @Test
     void jobCancelMatchesGoldenFile() throws Exception {
-        Object changed = CliRecords.create("JobChangeCommand$Changed", Json.SCHEMA_VERSION, false, List.of(
+        Object changed = CliRecords.create("JobsChanged", Json.SCHEMA_VERSION, false, List.of(
                 new QueueService.Change(9, true, "cancelled", "cancelled job 9"),
                 new QueueService.Change(7, false, "completed", "job 7 already ended: completed")));
         Golden.assertMatches("job-cancel.json", Json.write(changed));
@@ -76,14 +76,14 @@ class JobOutputTest {
     @Test
     void smallJobDocumentsMatchGoldenFiles() throws Exception {
         Golden.assertMatches("job-priority.json",
-                Json.write(CliRecords.create("JobPriorityCommand$Priority", Json.SCHEMA_VERSION, true, 12L, 5)));
-        Golden.assertMatches("job-note.json", Json.write(CliRecords.create("JobNoteCommand$Noted", Json.SCHEMA_VERSION,
+                Json.write(CliRecords.create("Priority", Json.SCHEMA_VERSION, true, 12L, 5)));
+        Golden.assertMatches("job-note.json", Json.write(CliRecords.create("Noted", Json.SCHEMA_VERSION,
                 true, 7L, "baseline A, lr=1e-4\nloss plateaued at epoch 30")));
-        Golden.assertMatches("job-result.json", Json.write(CliRecords.create("JobResultCommand$Result",
+        Golden.assertMatches("job-result.json", Json.write(CliRecords.create("Result",
                 Json.SCHEMA_VERSION, true, 7L, Json.parse("{\"accuracy\": 0.913, \"checkpoint\": \"runs/7/best.pt\"}"))));
-        Golden.assertMatches("job-purge.json", Json.write(CliRecords.create("JobPurgeCommand$Purged",
+        Golden.assertMatches("job-purge.json", Json.write(CliRecords.create("Purged",
                 Json.SCHEMA_VERSION, true, List.of(7L, 8L))));
-        Golden.assertMatches("job-logs.json", Json.write(CliRecords.create("JobLogsCommand$Logs", Json.SCHEMA_VERSION,
+        Golden.assertMatches("job-logs.json", Json.write(CliRecords.create("Logs", Json.SCHEMA_VERSION,
                 true, 7L, "stdout", "epoch 9/10 loss 0.121\nepoch 10/10 loss 0.118\n", 4096L)));
     }
 

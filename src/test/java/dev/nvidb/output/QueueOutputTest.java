@@ -76,7 +76,7 @@ class QueueOutputTest {
 
     @Test
     void tickMatchesGoldenFile() throws Exception {
-        Object ticked = CliRecords.create("QueueTickCommand$Ticked", Json.SCHEMA_VERSION, false, true,
+        Object ticked = CliRecords.create("Ticked", Json.SCHEMA_VERSION, false, true,
                 List.of("gpu-a"), List.of("gpu-b (10.0.0.3:22): no answer within 5 s while connecting"),
                 List.of("gpu-c"), List.of(7L, 8L), List.of(12L), 412L);
         Golden.assertMatches("queue-tick.json", Json.write(ticked));
@@ -84,7 +84,7 @@ class QueueOutputTest {
 
     @Test
     void nodeAdminMatchesGoldenFile() throws Exception {
-        Object drained = CliRecords.create("QueueNodeAdminCommand$Changed", Json.SCHEMA_VERSION, true, "gpu-c",
+        Object drained = CliRecords.create("NodeChanged", Json.SCHEMA_VERSION, true, "gpu-c",
                 "drained", true);
         Golden.assertMatches("queue-drain.json", Json.write(drained));
     }

@@ -1,0 +1,74 @@
+package dev.nvidb.output;
+
+import dev.nvidb.engine.QueueService.Change;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The documents of the commands that print a small answer of their own (the job, queue
+ * and monitor documents have their own view classes). Each has {@code schema_version} and
+ * {@code ok} first; docs/json.md describes every field.
+ */
+public final class JsonCommands {
+
+    private JsonCommands() {
+    }
+
+    /** {@code nvidb add --json}: the name the new server goes by. */
+    public record Added(int schemaVersion, boolean ok, String name) {
+    }
+
+    /** {@code nvidb import --json}: which hosts were added and which were already there. */
+    public record Imported(int schemaVersion, boolean ok, String source, List<String> imported, List<String> skipped) {
+    }
+
+    /** {@code job cancel|requeue --json}: one entry per job. */
+    public record JobsChanged(int schemaVersion, boolean ok, List<Change> jobs) {
+    }
+
+    /** {@code job logs --json}: the text read and the offset to continue from. */
+    public record Logs(int schemaVersion, boolean ok, long id, String stream, String text, long nextOffset) {
+    }
+
+    /** {@code job note --json}: the note after the change. */
+    public record Noted(int schemaVersion, boolean ok, long id, String notes) {
+    }
+
+    /** {@code job priority --json}: the priority after the change. */
+    public record Priority(int schemaVersion, boolean ok, long id, int priority) {
+    }
+
+    /** {@code job purge --json}: which ids were forgotten. */
+    public record Purged(int schemaVersion, boolean ok, List<Long> purged) {
+    }
+
+    /** {@code job result --json}: the result document (null when there is none). */
+    public record Result(int schemaVersion, boolean ok, long id, Object result) {
+    }
+
+    /** {@code job wait --json}: the jobs as they ended (or stand, after a timeout); {@code logs} with {@code --logs}. */
+    public record Waited(int schemaVersion, boolean ok, boolean timedOut, List<JsonJob> jobs, Map<Long, String> logs) {
+    }
+
+    /** {@code queue drain|resume|ignore|unignore --json}: the node, what was done, whether it changed anything. */
+    public record NodeChanged(int schemaVersion, boolean ok, String node, String action, boolean changed) {
+    }
+
+    /** {@code queue tick --json}: what the pass did. */
+    public record Ticked(int schemaVersion, boolean ok, boolean ran, List<String> answered, List<String> failed,
+                         List<String> skipped, List<Long> settled, List<Long> placed, long durationMs) {
+    }
+
+    /** {@code nvidb trust --json}: the key seen and whether it was recorded. */
+    public record Trusted(int schemaVersion, boolean ok, String node, String address, String keyType,
+                          String fingerprint, String status, boolean recorded) {
+    }
+
+    /** {@code queue ack --json}: how many alerts were acknowledged. */
+    public record Acknowledged(int schemaVersion, boolean ok, int acknowledged) {
+    }
+
+    /** {@code queue alerts --json}: the open alerts. */
+    public record Alerts(int schemaVersion, boolean ok, int openAlerts, List<JsonQueue.JsonAlert> alerts) {
+    }
+}
