@@ -217,15 +217,27 @@ final class Tick {
             Map<String, NodeRecord> records = nodeStore.listNodes(conn).stream()
                     .collect(Collectors.toMap(NodeRecord::name, Function.identity()));
             List<NodeCapacity> capacities = new ArrayList<>();
+            List<String> ignored = new ArrayList<>();
             for (String name : nodes.names()) {
                 NodeRecord record = records.get(name);
                 if (record != null && record.ignored()) {
+                    ignored.add(name);
                     continue;
                 }
                 capacities.add(capacity(name, answers.get(name), record, running));
             }
-            return Scheduler.plan(queue, capacities, policy(), now);
+            Plan plan = Scheduler.plan(queue, capacities, policy(), now);
+            return capacities.isEmpty() && !ignored.isEmpty() ? allIgnored(plan, ignored) : plan;
         });
+    }
+
+    /** With every node ignored, "no queue nodes" would mislead: say which are ignored. */
+    private static Plan allIgnored(Plan plan, List<String> ignored) {
+        String reason = "every queue node is ignored (" + String.join(", ", ignored)
+                + "); bring one back with 'nvidb queue unignore NODE'";
+        Map<Long, String> reasons = new HashMap<>();
+        plan.pendingReasons().keySet().forEach(id -> reasons.put(id, reason));
+        return new Plan(plan.placements(), reasons, plan.unschedulable(), plan.dependencyFailed(), plan.timedOut());
     }
 
     private NodeCapacity capacity(String name, NodeAnswer answer, NodeRecord record, List<StoredJob> running) {
