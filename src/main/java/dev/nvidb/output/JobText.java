@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 public final class JobText {
 
-    private static final String HEADER = String.format(Locale.ROOT, "%5s  %-14s %-9s %-10s %-5s %6s %4s  %s",
+    private static final String HEADER = String.format(Locale.ROOT, "%5s %-12s %-9s %-9s %4s %6s %3s  %s",
             "ID", "NAME", "STATE", "NODE", "GPUS", "VRAM", "PRI", "INFO");
 
     private JobText() {
@@ -27,8 +27,8 @@ public final class JobText {
             String node = job.assignment() == null ? (job.spec().node() == null ? "-" : "(" + job.spec().node() + ")")
                     : job.assignment().node();
             String gpus = String.valueOf(job.spec().gpus());
-            String line = String.format(Locale.ROOT, "%5d  %-14s %-9s %-10s %-5s %6s %4d  %s", job.id(),
-                    Units.fit(job.spec().name(), 14), state(row), Units.fit(node, 10), Units.fit(gpus, 5),
+            String line = String.format(Locale.ROOT, "%5d %-12s %-9s %-9s %4s %6s %3d  %s", job.id(),
+                    Units.fit(job.spec().name(), 12), state(row), Units.fit(node, 9), Units.fit(gpus, 4),
                     job.spec().vramMb() == 0 ? "-" : Units.mebibytes(job.spec().vramMb()), job.priority(),
                     row.info() == null ? "" : row.info());
             out.append(Units.fit(line, width)).append('\n');
