@@ -18,6 +18,14 @@ final class Launcher {
     private Launcher() {
     }
 
+    /** The environment of a user whose home is {@code home}, with a plain system PATH. */
+    static Map<String, String> localEnvironment(Path home) {
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("HOME", home.toString());
+        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        return env;
+    }
+
     static Run run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
         Path project = Path.of(System.getProperty("nvidb.project.dir", "."));
         List<String> command = new java.util.ArrayList<>(List.of(project.resolve("bin/nvidb").toString()));

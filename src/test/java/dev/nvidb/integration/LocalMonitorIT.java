@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nvidb.testing.FakeGpuState;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,10 +18,7 @@ class LocalMonitorIT {
     Path home;
 
     private Map<String, String> env() {
-        Map<String, String> env = new HashMap<>();
-        env.put("HOME", home.toString());
-        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        return env;
+        return Launcher.localEnvironment(home);
     }
 
     @Test

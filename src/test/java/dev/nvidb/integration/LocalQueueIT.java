@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.testing.FakeGpuState;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,10 +19,7 @@ class LocalQueueIT {
     Path home;
 
     private Map<String, String> env() {
-        Map<String, String> env = new HashMap<>();
-        env.put("HOME", home.toString());
-        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        return env;
+        return Launcher.localEnvironment(home);
     }
 
     @Test

@@ -84,6 +84,17 @@ final class OpenSshHost implements AutoCloseable {
         return host;
     }
 
+    /**
+     * Lays out a client home for bin/nvidb: {@code home/.ssh} (0700) with a new ed25519 key;
+     * returns the public key file, which every host started with it accepts.
+     */
+    static Path clientHome(Path home) throws IOException, InterruptedException {
+        Path ssh = Files.createDirectories(home.resolve(".ssh"));
+        Files.setPosixFilePermissions(ssh, PosixFilePermissions.fromString("rwx------"));
+        run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", ssh.resolve("id_ed25519").toString());
+        return ssh.resolve("id_ed25519.pub");
+    }
+
     String name() {
         return name;
     }
