@@ -8,7 +8,8 @@ import java.util.Optional;
  * exceptions (SQL, SSH, I/O, YAML) into one of the permitted subtypes.
  */
 public abstract sealed class NvidbException extends RuntimeException
-        permits ConfigException, SshException, NodeException, StoreException, UsageException {
+        permits ConfigException, SshException, NodeException, StoreException, UsageException,
+        InterruptedByUser {
 
     /** Exit code for an operation that failed. */
     public static final int EXIT_FAILED = 1;
