@@ -1,12 +1,13 @@
 package dev.nvidb.engine;
 
+import dev.nvidb.model.AlertKind;
 import dev.nvidb.store.Alert;
 import dev.nvidb.store.AlertStore;
 import dev.nvidb.store.SqlWork;
 import java.time.Instant;
 
 /**
- * The alert kinds of the seed's table, each raised at most once per failure (the key names
+ * The alerts the engine raises ({@link AlertKind}), each at most once per failure (the key names
  * the job and attempt, or the node and its outage). Each method returns the work to run in
  * the transaction of the state change it belongs to.
  */
@@ -22,41 +23,43 @@ final class Alerts {
     }
 
     SqlWork<Boolean> jobFailed(long job, int attempt, String node, String message, String logTail, Instant now) {
-        return raise("job_failed:" + job + ":" + attempt, "job_failed", ERROR, job, node, message, logTail, now);
+        return raise(AlertKind.JOB_FAILED, job + ":" + attempt, ERROR, job, node, message, logTail, now);
     }
 
     SqlWork<Boolean> jobLost(long job, int attempt, String node, String message, String logTail, Instant now) {
-        return raise("job_lost:" + job + ":" + attempt, "job_lost", ERROR, job, node, message, logTail, now);
+        return raise(AlertKind.JOB_LOST, job + ":" + attempt, ERROR, job, node, message, logTail, now);
     }
 
     SqlWork<Boolean> jobRetried(long job, int attempt, String node, String message, Instant now) {
-        return raise("job_retried:" + job + ":" + attempt, "job_retried", WARNING, job, node, message, null, now);
+        return raise(AlertKind.JOB_RETRIED, job + ":" + attempt, WARNING, job, node, message, null, now);
     }
 
     SqlWork<Boolean> jobTimeout(long job, int attempt, String node, String message, Instant now) {
-        return raise("job_timeout:" + job + ":" + attempt, "job_timeout", ERROR, job, node, message, null, now);
+        return raise(AlertKind.JOB_TIMEOUT, job + ":" + attempt, ERROR, job, node, message, null, now);
     }
 
     SqlWork<Boolean> dependencyFailed(long job, String message, Instant now) {
-        return raise("dependency_failed:" + job, "dependency_failed", ERROR, job, null, message, null, now);
+        return raise(AlertKind.DEPENDENCY_FAILED, String.valueOf(job), ERROR, job, null, message, null, now);
     }
 
     SqlWork<Boolean> unschedulable(long job, String message, Instant now) {
-        return raise("job_unschedulable:" + job, "job_unschedulable", ERROR, job, null, message, null, now);
+        return raise(AlertKind.JOB_UNSCHEDULABLE, String.valueOf(job), ERROR, job, null, message, null, now);
     }
 
     SqlWork<Boolean> launchFailed(long job, int attempt, String node, String message, Instant now) {
-        return raise("launch_failed:" + job + ":" + attempt, "launch_failed", WARNING, job, node, message, null, now);
+        return raise(AlertKind.LAUNCH_FAILED, job + ":" + attempt, WARNING, job, node, message, null, now);
     }
 
     /** One alert per outage: the key carries the time the node was last seen. */
     SqlWork<Boolean> nodeDown(String node, Instant lastSeen, String message, Instant now) {
         String since = lastSeen == null ? "never" : String.valueOf(lastSeen.toEpochMilli());
-        return raise("node_down:" + node + ":" + since, "node_down", ERROR, null, node, message, null, now);
+        return raise(AlertKind.NODE_DOWN, node + ":" + since, ERROR, null, node, message, null, now);
     }
 
-    private SqlWork<Boolean> raise(String key, String kind, String severity, Long job, String node,
+    /** Raises {@code kind} once per {@code what}: the dedup key is {@code kind:what}. */
+    private SqlWork<Boolean> raise(AlertKind kind, String what, String severity, Long job, String node,
                                    String message, String detail, Instant now) {
+        String key = kind.key() + ":" + what;
         return connection -> store.raise(connection, Alert.raise(now, key, kind, severity, job, node, message, detail))
                 .isPresent();
     }

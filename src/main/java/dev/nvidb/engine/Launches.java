@@ -10,13 +10,13 @@ import dev.nvidb.config.QueueConfig;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.node.Node;
 import dev.nvidb.store.Database;
-import dev.nvidb.store.Expected;
+import dev.nvidb.store.JobAnnotations;
+import dev.nvidb.store.JobStore;
 import dev.nvidb.store.JobTransitions;
 import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.ProcessIdentity;
 import dev.nvidb.store.ReapStore;
 import dev.nvidb.store.StoredJob;
-import dev.nvidb.model.JobState;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,17 +32,19 @@ import java.util.Map;
  */
 final class Launches {
 
+    /** Failed launches in a row after which a job is held. */
+    static final int HOLD_AFTER = 2;
+
     private final Database database;
     private final TickSettings settings;
     private final Alerts alerts;
     private final ProbeRound round;
     private final Clock clock;
-    private static final String LAUNCH_FAILED = "launch failed on ";
 
     private final JobTransitions transitions;
     private final ReapStore reaps;
-    private final dev.nvidb.store.JobStore jobs;
-    private final dev.nvidb.store.JobAnnotations annotations;
+    private final JobStore jobs;
+    private final JobAnnotations annotations;
 
     Launches(Database database, TickSettings settings, Alerts alerts, ProbeRound round, Clock clock) {
         this.database = database;
@@ -52,8 +54,8 @@ final class Launches {
         this.clock = clock;
         this.transitions = new JobTransitions(database);
         this.reaps = new ReapStore(database);
-        this.jobs = new dev.nvidb.store.JobStore(database);
-        this.annotations = new dev.nvidb.store.JobAnnotations(database);
+        this.jobs = new JobStore(database);
+        this.annotations = new JobAnnotations(database);
     }
 
     /** Launches and kills on every answering node; returns the ids of jobs now started. */
@@ -148,18 +150,17 @@ final class Launches {
 
     /**
      * A launch that failed for sure (nothing started): back to pending, with a warning. A job
-     * whose launch already failed once is also held, so a broken node or disk cannot make it
-     * loop; {@code job requeue} releases it.
+     * whose launch failed {@link #HOLD_AFTER} times in a row (the store counts them) is also held,
+     * so a broken node or disk cannot make it loop; {@code job requeue} releases it.
      */
     private void launchFailed(String node, long id, int attempt, String error, Instant now) {
-        String why = LAUNCH_FAILED + node + ": " + error;
+        String why = "launch failed on " + node + ": " + error;
         try {
             database.write("record failed launch of job " + id, conn -> {
-                String before = jobs.getJob(conn, id).job().lastError();
-                if (transitions.requeue(conn, id, new Expected(JobState.RUNNING, attempt), why, now)) {
+                if (transitions.launchFailed(conn, id, attempt, why, now)) {
                     alerts.launchFailed(id, attempt, node, "job " + id + " could not start on " + node + ": " + error,
                             now).run(conn);
-                    if (before != null && before.startsWith(LAUNCH_FAILED)) {
+                    if (jobs.getJob(conn, id).launchFailures() >= HOLD_AFTER) {
                         annotations.hold(conn, id, "its launch failed twice (" + why + "); release it with"
                                 + " 'nvidb job requeue " + id + "'", now);
                     }

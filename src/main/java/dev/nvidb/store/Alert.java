@@ -1,7 +1,9 @@
 package dev.nvidb.store;
 
+import dev.nvidb.model.AlertKind;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Something a person should look at (a job failed, a node is down). Raised at most once per
@@ -10,7 +12,8 @@ import java.util.Objects;
  * @param id             row id (0 before it is stored)
  * @param at             when it was raised
  * @param key            what makes it unique ({@code job-failed:42:1}); raising the same key again does nothing
- * @param kind           its class ({@code job_failed}, {@code node_down}, …)
+ * @param kind           its class as stored ({@code job_failed}, {@code node_down}, …): the key of an
+ *                       {@link AlertKind}, or one this build does not know (see {@link #knownKind()})
  * @param severity       {@code info}, {@code warning} or {@code error} (as the alert table of the seed)
  * @param jobId          the job it is about, or null
  * @param node           the node it is about, or null
@@ -29,9 +32,14 @@ public record Alert(long id, Instant at, String key, String kind, String severit
     }
 
     /** A new alert, not yet stored. */
-    public static Alert raise(Instant at, String key, String kind, String severity, Long jobId, String node,
+    public static Alert raise(Instant at, String key, AlertKind kind, String severity, Long jobId, String node,
                               String message, String detail) {
-        return new Alert(0, at, key, kind, severity, jobId, node, message, detail, null);
+        return new Alert(0, at, key, kind.key(), severity, jobId, node, message, detail, null);
+    }
+
+    /** The kind as an enum; empty when a newer nvidb raised a kind this build does not know. */
+    public Optional<AlertKind> knownKind() {
+        return AlertKind.fromKey(kind);
     }
 
     public boolean open() {

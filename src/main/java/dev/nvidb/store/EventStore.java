@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import dev.nvidb.model.EventKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,15 +36,15 @@ public final class EventStore {
      * Appends an event in the caller's transaction and returns its id. {@code detail} holds
      * strings, numbers, booleans, nulls and lists of those, or is null.
      */
-    public long append(Connection connection, Instant at, Long jobId, String node, String kind, Map<String, ?> detail)
-            throws SQLException {
+    public long append(Connection connection, Instant at, Long jobId, String node, EventKind kind,
+                       Map<String, ?> detail) throws SQLException {
         String json = detail == null ? null : JsonText.write(detail);
-        return Columns.queryLong(connection, APPEND, at, jobId, node, kind, json);
+        return Columns.queryLong(connection, APPEND, at, jobId, node, kind.key(), json);
     }
 
     /** Appends an event in its own transaction. */
-    public long append(Instant at, Long jobId, String node, String kind, Map<String, ?> detail) {
-        return database.write("record event " + kind, conn -> append(conn, at, jobId, node, kind, detail));
+    public long append(Instant at, Long jobId, String node, EventKind kind, Map<String, ?> detail) {
+        return database.write("record event " + kind.key(), conn -> append(conn, at, jobId, node, kind, detail));
     }
 
     /** At most {@code limit} events with an id above {@code cursor}, oldest first, optionally of one job. */

@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import dev.nvidb.model.EventKind;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -45,7 +46,7 @@ public final class JobAnnotations {
         if (Columns.update(connection, PRIORITY, priority, jobId) == 0) {
             return false;
         }
-        events.append(connection, now, jobId, null, "priority", Map.of("priority", priority));
+        events.append(connection, now, jobId, null, EventKind.PRIORITY, Map.of("priority", priority));
         return true;
     }
 
@@ -94,7 +95,7 @@ public final class JobAnnotations {
         if (Columns.update(connection, HOLD, reason, jobId) == 0) {
             return false;
         }
-        events.append(connection, now, jobId, null, "held", Map.of("reason", reason));
+        events.append(connection, now, jobId, null, EventKind.HELD, Map.of("reason", reason));
         return true;
     }
 
@@ -107,7 +108,7 @@ public final class JobAnnotations {
         if (Columns.update(connection, RELEASE, jobId) == 0) {
             return false;
         }
-        events.append(connection, now, jobId, null, "released", null);
+        events.append(connection, now, jobId, null, EventKind.RELEASED, null);
         return true;
     }
 

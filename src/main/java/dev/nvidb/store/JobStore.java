@@ -1,11 +1,14 @@
 package dev.nvidb.store;
 
+import dev.nvidb.error.StoreException;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Dependency;
+import dev.nvidb.model.EventKind;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +43,7 @@ public final class JobStore {
             id, name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries, tags, submitter,
             state, priority, created_at, started_at, finished_at, node, gpu_ids, gpu_uuids, attempt, launch_token,
             job_dir, pid, pgid, proc_start_time, boot_id, exit_code, last_error, note, progress, result,
-            hold_reason, unverified_since, measured_mb
+            hold_reason, unverified_since, measured_mb, launch_failures
             """;
     private static final String FIND = "SELECT " + COLUMNS + " FROM jobs WHERE id = ?";
     private static final String LIST_ALL = "SELECT " + COLUMNS + """
@@ -88,7 +91,7 @@ public final class JobStore {
                         "--after and --after-any take the id of an existing job (see nvidb job ls)");
             }
         }
-        events.append(connection, now, id, spec.node(), "submitted",
+        events.append(connection, now, id, spec.node(), EventKind.SUBMITTED,
                 Map.of("name", spec.name(), "gpus", spec.gpus(), "vram_mb", spec.vramMb(), "priority", priority));
         return id;
     }
@@ -167,7 +170,7 @@ public final class JobStore {
             }
         }
         if (!purged.isEmpty()) {
-            events.append(connection, now, null, null, "purged",
+            events.append(connection, now, null, null, EventKind.PURGED,
                     Map.of("count", purged.size(), "states", List.copyOf(stateKeyList(states))));
         }
         return purged;
@@ -215,33 +218,48 @@ public final class JobStore {
             JobSpec full = new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(),
                     spec.workdir(), spec.environment(), dependencies, spec.timeoutSeconds(), spec.maxRetries(),
                     spec.tags(), spec.submitter());
-            Job withSpec = new Job(job.id(), full, job.state(), job.priority(), job.createdAt(), job.startedAt(),
-                    job.finishedAt(), job.assignment(), job.attempt(), job.exitCode(), job.lastError(), job.note(),
-                    job.progress(), job.result(), job.holdReason());
-            return new StoredJob(withSpec, partial.jobDir(), partial.process(), partial.unverifiedSince(),
-                    partial.measuredMb());
+            return new StoredJob(job.withSpec(full), partial.jobDir(), partial.process(), partial.unverifiedSince(),
+                    partial.measuredMb(), partial.launchFailures());
         }
     }
 
     private static Row fromRow(ResultSet rows) throws SQLException {
+        long id = rows.getLong("id");
         JobSpec spec = new JobSpec(rows.getString("name"), rows.getString("command"), rows.getInt("gpus"),
                 rows.getLong("vram_mb"), rows.getString("node_request"), rows.getString("workdir"),
                 JsonText.readStringMap(rows.getString("env")), List.of(), Columns.longOrNull(rows, "timeout_s"),
                 rows.getInt("max_retries"), JsonText.readStrings(rows.getString("tags")), rows.getString("submitter"));
+        Job job;
+        try {
+            job = new Job(id, spec, status(rows), rows.getInt("priority"), Columns.instant(rows, "created_at"),
+                    rows.getInt("attempt"), rows.getString("last_error"), rows.getString("note"),
+                    rows.getString("progress"), rows.getString("result"));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new StoreException("job " + id + " in the queue database is inconsistent: " + e.getMessage(),
+                    "queue.db was changed outside nvidb or by a broken build", e);
+        }
+        Long pid = Columns.longOrNull(rows, "pid");
+        ProcessIdentity process = pid == null ? null : new ProcessIdentity(pid, rows.getLong("pgid"),
+                Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
+        return new Row(id, new StoredJob(job, rows.getString("job_dir"), process,
+                Columns.instant(rows, "unverified_since"), Columns.longOrNull(rows, "measured_mb"),
+                rows.getInt("launch_failures")));
+    }
+
+    /** The status the flat columns describe: each state reads only the columns that belong to it. */
+    private static JobStatus status(ResultSet rows) throws SQLException {
+        JobState state = state(rows.getString("state"));
         String node = rows.getString("node");
         Assignment assignment = node == null ? null : new Assignment(node,
                 JsonText.readInts(rows.getString("gpu_ids")), JsonText.readStrings(rows.getString("gpu_uuids")),
                 rows.getInt("attempt"), rows.getString("launch_token"));
-        Job job = new Job(rows.getLong("id"), spec, state(rows.getString("state")), rows.getInt("priority"),
-                Columns.instant(rows, "created_at"), Columns.instant(rows, "started_at"),
-                Columns.instant(rows, "finished_at"), assignment, rows.getInt("attempt"),
-                Columns.intOrNull(rows, "exit_code"), rows.getString("last_error"), rows.getString("note"),
-                rows.getString("progress"), rows.getString("result"), rows.getString("hold_reason"));
-        Long pid = Columns.longOrNull(rows, "pid");
-        ProcessIdentity process = pid == null ? null : new ProcessIdentity(pid, rows.getLong("pgid"),
-                Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
-        return new Row(job.id(), new StoredJob(job, rows.getString("job_dir"), process,
-                Columns.instant(rows, "unverified_since"), Columns.longOrNull(rows, "measured_mb")));
+        Instant startedAt = Columns.instant(rows, "started_at");
+        return switch (state) {
+            case PENDING -> new JobStatus.Pending(rows.getString("hold_reason"));
+            case RUNNING -> new JobStatus.Running(assignment, startedAt);
+            default -> new JobStatus.Ended(JobStatus.Outcome.of(state), Columns.instant(rows, "finished_at"),
+                    Columns.intOrNull(rows, "exit_code"), assignment, startedAt);
+        };
     }
 
     static JobState state(String key) {

@@ -1,6 +1,7 @@
 package dev.nvidb.store;
 
 import dev.nvidb.model.Assignment;
+import dev.nvidb.model.EventKind;
 import dev.nvidb.model.JobState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,9 +38,13 @@ public final class JobTransitions {
                             unverified_since = NULL
             WHERE id = ? AND state = ? AND attempt = ?
             """;
-    /** Back to pending; the note and the attempt count stay, the last attempt's traces go. */
+    /**
+     * Back to pending; the note and the attempt count stay, the last attempt's traces go. The
+     * failed-launch count grows by one for a failed launch and starts again otherwise.
+     */
     private static final String REQUEUE = """
-            UPDATE jobs SET state = 'pending', last_error = ?, node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
+            UPDATE jobs SET state = 'pending', last_error = ?,
+                            launch_failures = CASE WHEN ? THEN launch_failures + 1 ELSE 0 END, node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
                             launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
                             pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
                             result = NULL, unverified_since = NULL, measured_mb = NULL
@@ -78,7 +83,7 @@ public final class JobTransitions {
         if (changed == 0) {
             return false;
         }
-        events.append(connection, now, jobId, assignment.node(), "placed", Map.of("gpu_ids", assignment.gpuIds(),
+        events.append(connection, now, jobId, assignment.node(), EventKind.PLACED, Map.of("gpu_ids", assignment.gpuIds(),
                 "attempt", assignment.attempt(), "launch_token", assignment.launchToken()));
         return true;
     }
@@ -95,7 +100,7 @@ public final class JobTransitions {
         if (changed == 0) {
             return false;
         }
-        events.append(connection, now, jobId, null, "started", Map.of("pid", process.pid(), "attempt", attempt));
+        events.append(connection, now, jobId, null, EventKind.STARTED, Map.of("pid", process.pid(), "attempt", attempt));
         return true;
     }
 
@@ -126,7 +131,7 @@ public final class JobTransitions {
         detail.put("from", expected.state().key());
         detail.put("exit_code", exitCode);
         detail.put("error", lastError);
-        events.append(connection, now, jobId, null, to.key(), detail);
+        events.append(connection, now, jobId, null, EventKind.endedAs(to), detail);
         return true;
     }
 
@@ -154,7 +159,7 @@ public final class JobTransitions {
         if (expected.state() == JobState.PENDING) {
             return false;
         }
-        return backToPending(connection, jobId, expected, reason, false, now);
+        return backToPending(connection, jobId, expected, reason, false, false, now);
     }
 
     public boolean requeue(long jobId, Expected expected, String reason, Instant now) {
@@ -166,19 +171,28 @@ public final class JobTransitions {
      * ({@code attempt <= max_retries}); false otherwise, and the caller marks it lost.
      */
     public boolean retry(Connection connection, long jobId, int attempt, String reason, Instant now) throws SQLException {
-        return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, true, now);
+        return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, true, false, now);
     }
 
     public boolean retry(long jobId, int attempt, String reason, Instant now) {
         return database.write("retry job " + jobId, conn -> retry(conn, jobId, attempt, reason, now));
     }
 
+    /**
+     * The launch of running {@code attempt} failed for sure (nothing started): back to pending as
+     * by {@link #requeue}, with one more failed launch counted ({@code launch_failures}).
+     */
+    public boolean launchFailed(Connection connection, long jobId, int attempt, String reason, Instant now)
+            throws SQLException {
+        return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, false, true, now);
+    }
+
     private boolean backToPending(Connection connection, long jobId, Expected expected, String reason, boolean retry,
-                                  Instant now) throws SQLException {
+                                  boolean launchFailed, Instant now) throws SQLException {
         boolean owe = !retry && expected.state() == JobState.RUNNING;
         Optional<StoredJob> before = owe ? jobs.findJob(connection, jobId) : Optional.empty();
-        int changed = Columns.update(connection, REQUEUE, reason, jobId, expected.state().key(), expected.attempt(),
-                retry);
+        int changed = Columns.update(connection, REQUEUE, reason, launchFailed, jobId, expected.state().key(),
+                expected.attempt(), retry);
         if (changed == 0) {
             return false;
         }
@@ -189,7 +203,7 @@ public final class JobTransitions {
         detail.put("from", expected.state().key());
         detail.put("attempt", expected.attempt());
         detail.put("reason", reason);
-        events.append(connection, now, jobId, null, retry ? "retried" : "requeued", detail);
+        events.append(connection, now, jobId, null, retry ? EventKind.RETRIED : EventKind.REQUEUED, detail);
         return true;
     }
 
@@ -197,7 +211,7 @@ public final class JobTransitions {
     public List<Long> markUnverified(Connection connection, String node, Instant now) throws SQLException {
         List<Long> ids = ids(connection, UNVERIFIED, now, node);
         for (long id : ids) {
-            events.append(connection, now, id, node, "unverified", null);
+            events.append(connection, now, id, node, EventKind.UNVERIFIED, null);
         }
         return ids;
     }
@@ -210,7 +224,7 @@ public final class JobTransitions {
     public List<Long> markVerified(Connection connection, String node, Instant now) throws SQLException {
         List<Long> ids = ids(connection, VERIFIED, node);
         for (long id : ids) {
-            events.append(connection, now, id, node, "verified", null);
+            events.append(connection, now, id, node, EventKind.VERIFIED, null);
         }
         return ids;
     }

@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Every schema change of {@code queue.db}, in order, keyed on {@code PRAGMA user_version}.
  * Migrations are only ever appended; a shipped one is never edited (a test compares v1 with
- * its frozen copy). A database written by a newer nvidb is refused, never downgraded.
+ * its frozen copy). A database written by a newer nvidb is refused, never downgraded. Each
+ * version's SQL lives in its own {@code SchemaV<N>} class.
  */
 public final class Migrations {
 
@@ -23,7 +24,9 @@ public final class Migrations {
     }
 
     private static final List<Migration> ALL = List.of(
-            new Migration(1, "queue: jobs, events, alerts, nodes, pending reaps, lease, meta", SchemaV1.DDL));
+            new Migration(1, "queue: jobs, events, alerts, nodes, pending reaps, lease, meta", SchemaV1.DDL),
+            new Migration(2, "jobs.launch_failures: failed launches counted, not parsed from last_error",
+                    SchemaV2.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import dev.nvidb.model.EventKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -97,7 +98,7 @@ public final class NodeStore {
 
     /** No new placements on the node; records {@code drained}. False when it already was. */
     public boolean drain(Connection connection, String name, Instant now) throws SQLException {
-        return flag(connection, name, DRAIN, "drained", now, now, name);
+        return flag(connection, name, DRAIN, EventKind.DRAINED, now, now, name);
     }
 
     public boolean drain(String name, Instant now) {
@@ -106,7 +107,7 @@ public final class NodeStore {
 
     /** Placements again; records {@code resumed}. False when it was not drained. */
     public boolean resume(Connection connection, String name, Instant now) throws SQLException {
-        return flag(connection, name, RESUME, "resumed", now, name);
+        return flag(connection, name, RESUME, EventKind.RESUMED, now, name);
     }
 
     public boolean resume(String name, Instant now) {
@@ -115,7 +116,7 @@ public final class NodeStore {
 
     /** The node is neither probed nor used; records {@code ignored}. */
     public boolean ignore(Connection connection, String name, Instant now) throws SQLException {
-        return flag(connection, name, IGNORE, "ignored", now, now, name);
+        return flag(connection, name, IGNORE, EventKind.IGNORED, now, now, name);
     }
 
     public boolean ignore(String name, Instant now) {
@@ -124,14 +125,14 @@ public final class NodeStore {
 
     /** Undoes {@link #ignore}; records {@code unignored}. */
     public boolean unignore(Connection connection, String name, Instant now) throws SQLException {
-        return flag(connection, name, UNIGNORE, "unignored", now, name);
+        return flag(connection, name, UNIGNORE, EventKind.UNIGNORED, now, name);
     }
 
     public boolean unignore(String name, Instant now) {
         return database.write("unignore " + name, conn -> unignore(conn, name, now));
     }
 
-    private boolean flag(Connection connection, String name, String sql, String event, Instant now, Object... values)
+    private boolean flag(Connection connection, String name, String sql, EventKind event, Instant now, Object... values)
             throws SQLException {
         Columns.update(connection, ENSURE, name);
         if (Columns.update(connection, sql, values) == 0) {

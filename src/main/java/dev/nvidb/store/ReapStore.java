@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import dev.nvidb.model.EventKind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -109,7 +110,7 @@ public final class ReapStore {
             jobId = Columns.longOrNull(rows, "job_id");
             node = rows.getString("node");
         }
-        events.append(connection, now, jobId, node, "reaped", Map.of("reap_id", id));
+        events.append(connection, now, jobId, node, EventKind.REAPED, Map.of("reap_id", id));
         return true;
     }
 

@@ -6,19 +6,29 @@ import java.util.Objects;
 
 /**
  * A job together with what only the engine needs about its current attempt: where its files are
- * on the node, which process runs it, since when its node has not answered, and the most GPU
- * memory it was seen using.
+ * on the node, which process runs it, since when its node has not answered, the most GPU memory
+ * it was seen using, and how many launches in a row failed.
  *
  * @param job             the job
  * @param jobDir          the attempt's directory on the node, or null before placement
  * @param process         the attempt's process once the launch reported it, or null
  * @param unverifiedSince when its node stopped answering while it ran, or null
  * @param measuredMb      the largest per-GPU memory use measured for this attempt, or null
+ * @param launchFailures  launches that failed for sure since the job last ran or was requeued
  */
-public record StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb) {
+public record StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
+                        int launchFailures) {
 
     public StoredJob {
         Objects.requireNonNull(job, "job");
+        if (launchFailures < 0) {
+            throw new IllegalArgumentException("launch failures " + launchFailures);
+        }
+    }
+
+    /** A job whose launches have not failed. */
+    public StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb) {
+        this(job, jobDir, process, unverifiedSince, measuredMb, 0);
     }
 
     public long id() {
