@@ -25,8 +25,10 @@ public final class JobAnnotations {
     private static final String PROGRESS = "UPDATE jobs SET progress = ? WHERE id = ? AND attempt = ?";
     private static final String RESULT = "UPDATE jobs SET result = ? WHERE id = ?";
     private static final String HOLD = "UPDATE jobs SET hold_reason = ? WHERE id = ? AND state = 'pending'";
+    /** A person released it: its failed launches count from zero again (as after a requeue). */
     private static final String RELEASE = """
-            UPDATE jobs SET hold_reason = NULL WHERE id = ? AND state = 'pending' AND hold_reason IS NOT NULL
+            UPDATE jobs SET hold_reason = NULL, launch_failures = 0
+            WHERE id = ? AND state = 'pending' AND hold_reason IS NOT NULL
             """;
     private static final String MEASURED = """
             UPDATE jobs SET measured_mb = MAX(COALESCE(measured_mb, 0), ?)
@@ -103,7 +105,7 @@ public final class JobAnnotations {
         return database.write("hold job " + jobId, conn -> hold(conn, jobId, reason, now));
     }
 
-    /** Releases a held job; records {@code released}. */
+    /** Releases a held job and resets its failed-launch count; records {@code released}. */
     public boolean release(Connection connection, long jobId, Instant now) throws SQLException {
         if (Columns.update(connection, RELEASE, jobId) == 0) {
             return false;

@@ -12,6 +12,8 @@ import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
+import dev.nvidb.model.JobStatus.Outcome;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.scheduler.GpuBudget;
@@ -59,31 +61,28 @@ final class QueueSamples {
     /** Finished (completed, with progress and a result document). */
     static final Job COMPLETED = new Job(7, spec("eval", "python eval.py --split test", 1, 8192, null, "~/proj",
             orderedEnv("WANDB_MODE", "offline", "HF_TOKEN", "secret"), List.of(), 3600L, 0, List.of("eval", "v2")),
-            JobState.COMPLETED, 0, ago(7200), ago(7000), ago(3400), on("gpu-a", 1, 1), 1, 0, null,
-            "baseline A, lr=1e-4", "epoch 10/10 loss 0.118", "{\"accuracy\": 0.913, \"checkpoint\": \"runs/7/best.pt\"}",
-            null);
+            new JobStatus.Ended(Outcome.COMPLETED, ago(3400), 0, on("gpu-a", 1, 1), ago(7000)), 0, ago(7200), 1, null,
+            "baseline A, lr=1e-4", "epoch 10/10 loss 0.118", "{\"accuracy\": 0.913, \"checkpoint\": \"runs/7/best.pt\"}");
 
     /** Finished badly: a CPU-only job that exited 1. */
     static final Job FAILED = new Job(8, spec("prep", "python prepare_data.py", 0, 0, null, null, Map.of(), List.of(),
-            null, 0, List.of()), JobState.FAILED, 0, ago(6000), ago(5900), ago(5880), on("gpu-a", 1), 1, 1,
-            "exited with status 1", null, "read 3 of 12 shards", null, null);
+            null, 0, List.of()), new JobStatus.Ended(Outcome.FAILED, ago(5880), 1, on("gpu-a", 1), ago(5900)), 0,
+            ago(6000), 1, "exited with status 1", null, "read 3 of 12 shards", null);
 
     /** Running on a node that stopped answering: unverified, not plainly running. */
     static final Job UNVERIFIED = new Job(9, spec("sweep", "python sweep.py --trial 4", 2, 8192, "gpu-b", null,
-            Map.of(), List.of(), null, 2, List.of("sweep")), JobState.RUNNING, 0, ago(3000), ago(2900), null,
-            on("gpu-b", 2, 0, 1), 2, null, "its process vanished on gpu-b without an exit status", null,
-            "trial 4 step 1200", null, null);
+            Map.of(), List.of(), null, 2, List.of("sweep")), new JobStatus.Running(on("gpu-b", 2, 0, 1), ago(2900)), 0,
+            ago(3000), 2, "its process vanished on gpu-b without an exit status", null, "trial 4 step 1200", null);
     static final Instant UNVERIFIED_SINCE = ago(300);
 
     /** Running and verified, on an up node. */
     static final Job RUNNING = new Job(10, spec("finetune", "python finetune.py --lr 3e-5", 1, 16384, null, null,
-            Map.of(), List.of(), null, 0, List.of()), JobState.RUNNING, 5, ago(1300), ago(1200), null,
-            on("gpu-a", 1, 0), 1, null, null, null, "epoch 2/8 loss 0.733", null, null);
+            Map.of(), List.of(), null, 0, List.of()), new JobStatus.Running(on("gpu-a", 1, 0), ago(1200)), 5, ago(1300),
+            1, null, null, "epoch 2/8 loss 0.733", null);
 
     /** Pending: waits for memory, with the scheduler's reason. */
     static final Job PENDING = new Job(12, spec("train", "python train.py --epochs 10", 1, 61440, null, null, Map.of(),
-            List.of(), null, 0, List.of()), JobState.PENDING, 0, ago(600), null, null, null, 0, null, null,
-            "try a larger batch", null, null, null);
+            List.of(), null, 0, List.of()), JobStatus.PENDING, 0, ago(600), 0, null, "try a larger batch", null, null);
     static final String PENDING_REASON = "waiting for 61440 MiB on 1 GPU (best: gpu-a GPU0 has 56808 MiB free)";
 
     /**
@@ -93,8 +92,8 @@ final class QueueSamples {
     static final String LAUNCH_ERROR = "launch failed on gpu-a: cannot create ~/.nvidb/jobs/13/2: No space left on device";
     static final String HOLD = "its launch failed twice (" + LAUNCH_ERROR + "); release it with 'nvidb job requeue 13'";
     static final Job HELD = new Job(13, spec("report", "python report.py", 1, 4096, null, null, Map.of(),
-            List.of(new Dependency(12, false), new Dependency(9, false)), null, 0, List.of()), JobState.PENDING, -1,
-            ago(500), null, null, null, 2, null, LAUNCH_ERROR, null, null, null, HOLD);
+            List.of(new Dependency(12, false), new Dependency(9, false)), null, 0, List.of()), new JobStatus.Pending(HOLD),
+            -1, ago(500), 2, LAUNCH_ERROR, null, null, null);
 
     /** The job list, in id order, as {@code job ls} gets it. */
     static List<JobView> jobs() {

@@ -5,6 +5,7 @@ import dev.nvidb.model.Dependency;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -141,8 +142,8 @@ final class Fixtures {
         }
 
         Job pending() {
-            return new Job(id, spec(), JobState.PENDING, priority, NOW.minusSeconds(600), null, null, null, 0,
-                    null, null, null, null, null, holdReason);
+            return new Job(id, spec(), new JobStatus.Pending(holdReason), priority, NOW.minusSeconds(600), 0, null,
+                    null, null, null);
         }
 
         /** A running job on {@code onNode}, on GPUs {@code gpuIds} (none for a CPU-only job). */
@@ -150,8 +151,8 @@ final class Fixtures {
             List<Integer> indices = Arrays.stream(gpuIds).boxed().toList();
             Assignment assignment = new Assignment(onNode, indices, indices.stream().map(Fixtures::uuid).toList(),
                     1, "token-" + id);
-            return new Job(id, spec(), JobState.RUNNING, priority, NOW.minusSeconds(600), startedAt, null,
-                    assignment, 1, null, null, null, null, null, null);
+            return new Job(id, spec(), new JobStatus.Running(assignment, startedAt), priority, NOW.minusSeconds(600), 1,
+                    null, null, null, null);
         }
 
         private JobSpec spec() {

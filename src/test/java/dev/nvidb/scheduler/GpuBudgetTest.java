@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Job;
+import dev.nvidb.model.JobStatus;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -84,9 +85,9 @@ class GpuBudgetTest {
 
     @Test
     void assignmentsMatchGpusByUuidBeforeIndex() {
-        Job job = new Job(3, job(3).vram(4096).pending().spec(), dev.nvidb.model.JobState.RUNNING, 0,
-                Fixtures.NOW, Fixtures.NOW, null, new Assignment("gpu-a", List.of(0), List.of(uuid(1)), 1, "t"), 1,
-                null, null, null, null, null, null);
+        Job job = new Job(3, job(3).vram(4096).pending().spec(),
+                new JobStatus.Running(new Assignment("gpu-a", List.of(0), List.of(uuid(1)), 1, "t"), Fixtures.NOW), 0,
+                Fixtures.NOW, 1, null, null, null, null);
 
         assertEquals(4096, GpuBudget.of("gpu-a", Fixtures.gpu(1, TOTAL), List.of(job), 0).reservedMb());
         assertEquals(0, GpuBudget.of("gpu-a", Fixtures.gpu(0, TOTAL), List.of(job), 0).reservedMb());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nvidb.model.AlertKind;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -73,7 +74,7 @@ class AlertStoreTest {
     }
 
     private static Alert failed(long jobId, Instant at) {
-        return Alert.raise(at, "job-failed:" + jobId + ":1", "job_failed", "warning", jobId, "gpu-a",
+        return Alert.raise(at, "job-failed:" + jobId + ":1", AlertKind.JOB_FAILED, "warning", jobId, "gpu-a",
                 "job " + jobId + " failed (exit 1)", "Traceback ...");
     }
 }

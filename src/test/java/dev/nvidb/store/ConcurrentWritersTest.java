@@ -6,6 +6,7 @@ import static dev.nvidb.store.Specs.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.nvidb.model.Assignment;
+import dev.nvidb.model.EventKind;
 import dev.nvidb.model.JobState;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,7 +119,7 @@ class ConcurrentWritersTest {
                     EventStore events = new EventStore(database);
                     start.await();
                     for (int i = 0; i < perAppender; i++) {
-                        events.append(T0, null, node, "probe", Map.of("seq", i));
+                        events.append(T0, null, node, EventKind.VERIFIED, Map.of("seq", i));
                     }
                 }
                 return null;

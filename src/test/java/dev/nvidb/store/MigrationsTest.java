@@ -1,8 +1,11 @@
 package dev.nvidb.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nvidb.model.Assignment;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,15 +15,16 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each migration is tested against a frozen copy of the schema before it. For a future v2:
- * add {@code schema-v2.sql}, keep {@link #frozenV1DatabaseMigratesToTheCurrentSchemaKeepingItsRows}
- * (it then exercises v1 → v2), and add the same test starting from the v2 copy.
+ * Each migration is tested against a frozen copy of the schema before it. For a future v3:
+ * add {@code schema-v3.sql} (v2 plus the step, as shipped), keep the tests starting from the
+ * v1 and v2 copies (they then exercise v1 → v3 and v2 → v3), and add one starting from v3.
  */
 class MigrationsTest {
 
@@ -38,6 +42,78 @@ class MigrationsTest {
             execute(connection, Migrations.all().get(0).sql());
         }
         assertEquals(schemaOf(frozen), schemaOf(migrated));
+    }
+
+    @Test
+    void everyVersionIsExactlyItsFrozenSchema() throws Exception {
+        for (int version = 1; version <= Migrations.CURRENT_VERSION; version++) {
+            Path frozen = dir.resolve("frozen-v" + version + ".db");
+            try (Connection connection = connect(frozen)) {
+                execute(connection, frozenSchema(version));
+            }
+            Path migrated = dir.resolve("migrated-v" + version + ".db");
+            try (Connection connection = connect(migrated)) {
+                for (Migrations.Migration migration : Migrations.all().subList(0, version)) {
+                    execute(connection, migration.sql());
+                }
+            }
+            assertEquals(schemaOf(frozen), schemaOf(migrated), "schema v" + version);
+        }
+    }
+
+    /** v2 counts failed launches in a column; v1 rows get the count their last_error and hold stood for. */
+    @Test
+    void frozenV1JobsGetTheLaunchFailuresTheirLastErrorStoodFor() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(1));
+            execute(connection, """
+                    INSERT INTO jobs (id, name, command, gpus, vram_mb, state, created_at, attempt, last_error)
+                    VALUES (1, 'once', 'true', 0, 0, 'pending', 1, 1, 'launch failed on gpu-a: No space left on device');
+                    INSERT INTO jobs (id, name, command, gpus, vram_mb, state, created_at, attempt, last_error, hold_reason)
+                    VALUES (2, 'twice', 'true', 0, 0, 'pending', 1, 2, 'launch failed on gpu-a: No space left on device',
+                            'its launch failed twice (launch failed on gpu-a: No space left on device); release it');
+                    INSERT INTO jobs (id, name, command, gpus, vram_mb, state, created_at, attempt, last_error)
+                    VALUES (3, 'retried', 'true', 0, 0, 'pending', 1, 1, 'its process vanished on gpu-a');
+                    INSERT INTO jobs (id, name, command, gpus, vram_mb, state, created_at, finished_at, attempt, last_error)
+                    VALUES (4, 'cancelled', 'true', 0, 0, 'cancelled', 1, 2, 1, 'launch failed on gpu-a: gone');
+                    INSERT INTO jobs (id, name, command, gpus, vram_mb, state, created_at, started_at, finished_at,
+                                      node, gpu_ids, gpu_uuids, attempt, launch_token, exit_code)
+                    VALUES (5, 'done', 'true', 1, 512, 'completed', 1, 2, 3, 'gpu-a', '[0]', '["GPU-a0"]', 1, 't5', 0);
+                    PRAGMA user_version = 1;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            JobStore jobs = new JobStore(database);
+            assertEquals(List.of(1, 2, 0, 0, 0), List.of(1L, 2L, 3L, 4L, 5L).stream()
+                    .map(id -> jobs.getJob(id).launchFailures()).toList());
+            assertTrue(jobs.getJob(2).job().held());
+            assertEquals(new JobStatus.Ended(JobStatus.Outcome.COMPLETED, Instant.ofEpochMilli(3), 0,
+                    new Assignment("gpu-a", List.of(0), List.of("GPU-a0"), 1, "t5"), Instant.ofEpochMilli(2)),
+                    jobs.getJob(5).job().status());
+        }
+    }
+
+    @Test
+    void frozenV2DatabaseOpensAtTheCurrentSchemaKeepingItsRows() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(2));
+            execute(connection, """
+                    INSERT INTO jobs (name, command, gpus, vram_mb, state, created_at, attempt, launch_failures)
+                    VALUES ('old', 'true', 1, 512, 'pending', 1, 1, 1);
+                    PRAGMA user_version = 2;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
+            StoredJob job = new JobStore(database).getJob(1);
+            assertEquals(JobStatus.PENDING, job.job().status());
+            assertEquals(1, job.launchFailures());
+        }
+        Path fresh = dir.resolve("fresh.db");
+        Database.open(fresh).close();
+        assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v2 database has the schema of a new one");
     }
 
     @Test
