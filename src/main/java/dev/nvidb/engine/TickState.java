@@ -1,6 +1,6 @@
 package dev.nvidb.engine;
 
-import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
 import dev.nvidb.store.NodeRecord;
 import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.StoredJob;
@@ -15,8 +15,8 @@ import java.util.Optional;
 record TickState(List<StoredJob> active, Map<String, NodeRecord> nodes, List<PendingReap> reaps) {
 
     List<StoredJob> runningOn(String node) {
-        return active.stream().filter(job -> job.job().state() == JobState.RUNNING
-                && job.job().assignment() != null && job.job().assignment().node().equals(node)).toList();
+        return active.stream().filter(job -> job.job().status() instanceof JobStatus.Running running
+                && running.assignment().node().equals(node)).toList();
     }
 
     List<PendingReap> reapsOn(String node) {

@@ -103,23 +103,7 @@ public sealed interface JobStatus permits JobStatus.Pending, JobStatus.Running, 
             if ((assignment == null) != (startedAt == null)) {
                 throw new IllegalArgumentException("an ended job has both its last placement and start time, or neither");
             }
-            switch (outcome) {
-                case COMPLETED -> {
-                    if (exitCode == null || exitCode != 0) {
-                        throw new IllegalArgumentException("a completed job exited 0, not " + exitCode);
-                    }
-                }
-                case FAILED -> {
-                    if (exitCode != null && exitCode == 0) {
-                        throw new IllegalArgumentException("a job that exited 0 completed");
-                    }
-                }
-                default -> {
-                    if (exitCode != null) {
-                        throw new IllegalArgumentException("a " + outcome.state().key() + " job has no exit code");
-                    }
-                }
-            }
+            outcome.checkExitCode(exitCode);
         }
 
         /** Ended without ever being placed (no placement, no start time). */
@@ -159,6 +143,25 @@ public sealed interface JobStatus permits JobStatus.Pending, JobStatus.Running, 
 
         public JobState state() {
             return state;
+        }
+
+        /**
+         * Refuses an exit code this outcome cannot have: completed exited 0, failed exited
+         * non-zero (or has no exit status), every other outcome has none.
+         */
+        public void checkExitCode(Integer exitCode) {
+            boolean fits = switch (this) {
+                case COMPLETED -> exitCode != null && exitCode == 0;
+                case FAILED -> exitCode == null || exitCode != 0;
+                case CANCELLED, TIMEOUT, LOST -> exitCode == null;
+            };
+            if (!fits) {
+                throw new IllegalArgumentException(switch (this) {
+                    case COMPLETED -> "a completed job exited 0, not " + exitCode;
+                    case FAILED -> "a job that exited 0 completed";
+                    case CANCELLED, TIMEOUT, LOST -> "a " + state.key() + " job has no exit code";
+                });
+            }
         }
 
         /** The outcome a final state names; an {@link IllegalArgumentException} for pending and running. */

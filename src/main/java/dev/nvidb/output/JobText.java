@@ -1,7 +1,7 @@
 package dev.nvidb.output;
 
 import dev.nvidb.model.Job;
-import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -49,19 +49,15 @@ public final class JobText {
 
     /** What a job's INFO column says: why it waits, how far it got, or how it ended. */
     public static String info(Job job, String pendingReason, Instant unverifiedSince, Instant now) {
-        if (job.state() == JobState.PENDING) {
-            return job.held() ? "held: " + job.holdReason() : pendingReason;
+        if (job.status() instanceof JobStatus.Pending pending) {
+            return pending.held() ? "held: " + pending.holdReason() : pendingReason;
         }
         if (unverifiedSince != null) {
             return "unverified: node not answering since " + ago(unverifiedSince, now);
         }
-        if (job.state() == JobState.RUNNING) {
-            String running = "running " + ago(job.startedAt(), now);
-            return job.progress() == null ? running : running + " · " + job.progress();
-        }
-        String ended = job.state() == JobState.COMPLETED ? "exit 0"
+        String said = job.status() instanceof JobStatus.Running running ? "running " + ago(running.startedAt(), now)
                 : job.exitCode() != null ? "exit " + job.exitCode() : job.lastError();
-        return job.progress() == null ? ended : ended + " · " + job.progress();
+        return job.progress() == null ? said : said + " · " + job.progress();
     }
 
     /** "42s", "5m", "3h", "2d": how long ago, roughly. */

@@ -1,6 +1,7 @@
 package dev.nvidb.scheduler;
 
 import dev.nvidb.model.Job;
+import dev.nvidb.model.JobStatus;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -62,7 +63,8 @@ public final class Scheduler {
     /** True when a running job's deadline ({@code startedAt + timeout}) is at or before {@code now}. */
     static boolean pastDeadline(Job job, Instant now) {
         Long timeout = job.spec().timeoutSeconds();
-        return timeout != null && job.startedAt() != null && !job.startedAt().plusSeconds(timeout).isAfter(now);
+        return timeout != null && job.status() instanceof JobStatus.Running running
+                && !running.startedAt().plusSeconds(timeout).isAfter(now);
     }
 
     private void decide(Job job) {

@@ -3,6 +3,7 @@ package dev.nvidb.store;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.EventKind;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.JobStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -118,6 +119,7 @@ public final class JobTransitions {
         if (!to.finished()) {
             throw new IllegalArgumentException("finish needs a final state, not " + to.key());
         }
+        JobStatus.Outcome.of(to).checkExitCode(exitCode);
         Optional<StoredJob> before = killOwed(expected, to) ? jobs.findJob(connection, jobId) : Optional.empty();
         int changed = Columns.update(connection, FINISH, to.key(), now, exitCode, lastError, jobId,
                 expected.state().key(), expected.attempt());

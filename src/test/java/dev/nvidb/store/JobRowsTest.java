@@ -66,6 +66,18 @@ class JobRowsTest {
     }
 
     @Test
+    void finishRefusesAnExitCodeItsOutcomeCannotHaveAndWritesNothing() {
+        long id = jobs.insert(spec("train"), 0, null, T0);
+        transitions.place(id, assignment("gpu-a", 1), "/j", at(1));
+        Expected running = new Expected(JobState.RUNNING, 1);
+        assertThrows(IllegalArgumentException.class,
+                () -> transitions.finish(id, running, JobState.COMPLETED, null, null, at(2)));
+        assertThrows(IllegalArgumentException.class,
+                () -> transitions.finish(id, running, JobState.TIMEOUT, 137, "ran past 1h", at(2)));
+        assertEquals(new Running(assignment("gpu-a", 1), at(1)), status(id));
+    }
+
+    @Test
     void aRowNoStatusCanHoldIsOneClearError() {
         database.write("write by hand", conn -> {
             try (var statement = conn.createStatement()) {
