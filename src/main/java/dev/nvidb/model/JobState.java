@@ -3,8 +3,10 @@ package dev.nvidb.model;
 import java.util.Locale;
 
 /**
- * Where a job is in its life. A held job is a {@link #PENDING} job with a reason; every state
- * after {@link #RUNNING} is final until an explicit requeue.
+ * Where a job is in its life, as a flat key: what JSON, tables, the command line and the
+ * database name. {@link JobStatus} is the same with the facts of each state attached; code that
+ * branches on a job's state matches on that. A held job is a {@link #PENDING} job with a
+ * reason; every state after {@link #RUNNING} is final until an explicit requeue.
  *
  * <pre>
  *   PENDING ──place──► RUNNING ──exit 0──► COMPLETED
