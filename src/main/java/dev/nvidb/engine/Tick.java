@@ -94,7 +94,9 @@ final class Tick {
         giveUpOnSkipped(skipped, state, now);
         Planned planned = plan(answers, now);
         Placements placements = new Placements(database, settings, alerts, clock);
-        Map<String, List<Placements.Launch>> placed = placements.commit(planned.plan(), planned.seen(), now);
+        // Placed now, not when the tick began: the plan also places jobs submitted during the probe.
+        Map<String, List<Placements.Launch>> placed = placements.commit(planned.plan(), planned.seen(),
+                clock.instant());
         Launches launches = new Launches(database, settings, alerts, round, clock);
         List<Long> started = launches.run(nodes, answers, placed, relaunch);
         return new TickReport(true, answered(answers), failed(answers), skipped, settled, started,
