@@ -74,7 +74,10 @@ final class JobSubmitCommand implements Callable<Integer> {
             QueueService queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
             long id = queue.submit(request);
-            if (!options.noTick) {
+            if (waitForEnd || options.tick) {
+                // The caller waits anyway: place the job in this process, now.
+                queue.tick(TickMode.FORCE);
+            } else if (!options.noTick && !SubmitTicker.ensure(context, queue.database().file(), options.local)) {
                 // A new job is news the last tick did not see: place it now rather than at the next pass.
                 queue.tick(TickMode.FORCE);
             }

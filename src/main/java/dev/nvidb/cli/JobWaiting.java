@@ -26,7 +26,8 @@ final class JobWaiting {
 
     static int await(Context context, Wiring wiring, QueueService queue, QueueOptions options, List<Long> ids,
                      Long timeoutSeconds, int logLines) {
-        Instant deadline = timeoutSeconds == null ? null : Instant.now().plusSeconds(timeoutSeconds);
+        Instant started = Instant.now();
+        Instant deadline = timeoutSeconds == null ? null : started.plusSeconds(timeoutSeconds);
         List<JobView> jobs = views(queue, ids);
         long pause = POLL.toMillis();
         while (!allEnded(jobs)) {
@@ -36,12 +37,24 @@ final class JobWaiting {
             pause(pause);
             pause = Math.min(POLL_MAX.toMillis(), pause + pause / 2);
             if (!options.noTick) {
-                queue.tick(dev.nvidb.engine.TickMode.IF_DUE);
+                queue.tickIfOlderThan(freshness(Duration.between(started, Instant.now())));
             }
             jobs = views(queue, ids);
         }
         return report(context, wiring, queue, options, jobs, false, logLines);
     }
+
+    /**
+     * How old a tick may be before this waiter makes a new one: a quarter of the time waited so
+     * far, at least 200 ms (capped at tick_min_interval by the queue), so a short job's end is
+     * seen at once while many long waiters still make few rounds of SSH.
+     */
+    static Duration freshness(Duration waited) {
+        Duration quarter = waited.dividedBy(4);
+        return quarter.compareTo(FRESH_MIN) < 0 ? FRESH_MIN : quarter;
+    }
+
+    private static final Duration FRESH_MIN = Duration.ofMillis(200);
 
     private static List<JobView> views(QueueService queue, List<Long> ids) {
         List<JobView> views = new ArrayList<>();

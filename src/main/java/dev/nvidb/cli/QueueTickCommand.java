@@ -23,6 +23,10 @@ final class QueueTickCommand implements Callable<Integer> {
     @Option(names = "--watch", paramLabel = "SEC", description = "Tick every SEC seconds until interrupted.")
     Double watch;
 
+    @Option(names = "--background", hidden = true,
+            description = "Run as the submit ticker: tick until recent submits are placed, print nothing.")
+    boolean background;
+
     QueueTickCommand(Context context) {
         this.context = context;
     }
@@ -34,6 +38,10 @@ final class QueueTickCommand implements Callable<Integer> {
         }
         try (Wiring wiring = new Wiring(context)) {
             QueueService queue = wiring.queue(options);
+            if (background) {
+                dev.nvidb.engine.SubmitTicks.run(queue, dev.nvidb.engine.SubmitTicks.LINGER);
+                return 0;
+            }
             while (true) {
                 TickReport report = queue.tick(TickMode.FORCE);
                 print(report);

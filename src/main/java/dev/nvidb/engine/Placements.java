@@ -8,7 +8,6 @@ import dev.nvidb.scheduler.Placement;
 import dev.nvidb.scheduler.Plan;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.Expected;
-import dev.nvidb.store.JobStore;
 import dev.nvidb.store.JobTransitions;
 import dev.nvidb.store.MetaStore;
 import java.time.Clock;
@@ -30,7 +29,6 @@ final class Placements {
     private final Database database;
     private final TickSettings settings;
     private final Alerts alerts;
-    private final JobStore jobs;
     private final JobTransitions transitions;
     private final MetaStore meta;
 
@@ -38,7 +36,6 @@ final class Placements {
         this.database = database;
         this.settings = settings;
         this.alerts = alerts;
-        this.jobs = new JobStore(database);
         this.transitions = new JobTransitions(database);
         this.meta = new MetaStore(database);
     }
@@ -47,18 +44,23 @@ final class Placements {
     record Launch(Job job, Assignment assignment, String dir) {
     }
 
-    /** Applies the plan; returns the launches it committed, by node. */
-    Map<String, List<Launch>> commit(Plan plan, Instant now) {
+    /**
+     * Applies the plan; returns the launches it committed, by node. Every transition is a
+     * compare-and-set on the state and attempt of the job as the planner saw it ({@code seen}),
+     * never on a row read now: a job cancelled, requeued or purged since the plan was made
+     * keeps what happened to it, and the stale part of the plan is dropped.
+     */
+    Map<String, List<Launch>> commit(Plan plan, Map<Long, Job> seen, Instant now) {
         return database.write("commit the plan", conn -> {
             for (Map.Entry<Long, String> failed : plan.dependencyFailed().entrySet()) {
-                Job job = jobs.getJob(conn, failed.getKey()).job();
+                Job job = seen.get(failed.getKey());
                 if (transitions.finish(conn, job.id(), Expected.of(job), JobState.FAILED, null, failed.getValue(), now)) {
                     alerts.dependencyFailed(job.id(), "job " + job.id() + " can never run: " + failed.getValue(), now)
                             .run(conn);
                 }
             }
             for (Map.Entry<Long, String> never : plan.unschedulable().entrySet()) {
-                Job job = jobs.getJob(conn, never.getKey()).job();
+                Job job = seen.get(never.getKey());
                 if (transitions.finish(conn, job.id(), Expected.of(job), JobState.FAILED, null,
                         "unschedulable: " + never.getValue(), now)) {
                     alerts.unschedulable(job.id(), "job " + job.id() + " is unschedulable: " + never.getValue(), now)
@@ -66,7 +68,7 @@ final class Placements {
                 }
             }
             for (long id : plan.timedOut()) {
-                Job job = jobs.getJob(conn, id).job();
+                Job job = seen.get(id);
                 String why = "ran longer than its timeout of " + job.spec().timeoutSeconds() + " s";
                 if (transitions.finish(conn, id, Expected.of(job), JobState.TIMEOUT, null, why, now)) {
                     alerts.jobTimeout(id, job.attempt(), job.assignment().node(), "job " + id + " timed out: " + why, now)
@@ -76,7 +78,7 @@ final class Placements {
             Map<String, List<Launch>> launches = new LinkedHashMap<>();
             String queueRoot = settings.queue().jobRoot() + "/" + QueueIdentity.of(meta).run(conn);
             for (Placement placement : plan.placements()) {
-                Job job = jobs.getJob(conn, placement.jobId()).job();
+                Job job = seen.get(placement.jobId());
                 int attempt = job.attempt() + 1;
                 Assignment assignment = new Assignment(placement.node(), placement.gpuIndices(), placement.gpuUuids(),
                         attempt, UUID.randomUUID().toString());

@@ -269,10 +269,23 @@ public final class QueueService implements AutoCloseable {
      * awaited.
      */
     public TickReport tick(TickMode mode) {
+        return tick(mode, Duration.ofSeconds(settings.queue().tickMinInterval()));
+    }
+
+    /**
+     * Ticks unless the last tick ended less than {@code freshness} ago (never longer than
+     * {@code tick_min_interval}): a waiter whose job just started asks more often than a
+     * reader, so a short job's end is seen in tenths of a second, not seconds.
+     */
+    public TickReport tickIfOlderThan(Duration freshness) {
+        Duration configured = Duration.ofSeconds(settings.queue().tickMinInterval());
+        return tick(TickMode.IF_DUE, freshness.compareTo(configured) < 0 ? freshness : configured);
+    }
+
+    private TickReport tick(TickMode mode, Duration minInterval) {
         Duration lease = Duration.ofSeconds(Math.max(5, settings.queue().leaseSeconds()));
         Duration wait = lease.plus(settings.nodeTimeout()).plus(settings.nodeTimeout());
-        TickGuard guard = new TickGuard(database, clock, lease, Duration.ofSeconds(settings.queue().tickMinInterval()),
-                wait);
+        TickGuard guard = new TickGuard(database, clock, lease, minInterval, wait);
         return guard.run(mode, () -> new Tick(database, nodes, settings, clock).run()).orElse(TickReport.notRun());
     }
 

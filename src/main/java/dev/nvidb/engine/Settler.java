@@ -121,7 +121,7 @@ final class Settler {
                 annotations.setProgress(conn, job.id(), job.attempt(), report.progress());
             }
             if (report.result() != null) {
-                annotations.setResult(conn, job.id(), report.result());
+                annotations.setAttemptResult(conn, job.id(), job.attempt(), report.result());
             }
             String error = !success ? "exited with status " + report.exitCode()
                     : report.resultError() != null ? "result.json not collected: " + report.resultError() : null;

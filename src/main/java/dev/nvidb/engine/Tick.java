@@ -82,7 +82,8 @@ final class Tick {
         Map<String, List<StoredJob>> relaunch = new LinkedHashMap<>();
         List<Long> settled = new ArrayList<>();
         for (NodeAnswer answer : answers.values()) {
-            record(answer, state, now);
+            // A failure's back-off counts from when it was seen: a hung node took its whole timeout.
+            record(answer, state, answer.answered() ? now : clock.instant());
             if (answer.answered() && answer.reply().agentAnswered()) {
                 Settler.Outcome outcome = settler.settle(answer.node(), answer.reply(), state.runningOn(answer.node()), now);
                 settled.addAll(outcome.ended());
@@ -90,9 +91,12 @@ final class Tick {
                 settler.reaped(answer.node(), answer.reply(), state.reapsOn(answer.node()), now);
             }
         }
-        Plan plan = plan(answers, state, now);
+        giveUpOnSkipped(skipped, state, now);
+        Planned planned = plan(answers, now);
         Placements placements = new Placements(database, settings, alerts, clock);
-        Map<String, List<Placements.Launch>> placed = placements.commit(plan, now);
+        // Placed now, not when the tick began: the plan also places jobs submitted during the probe.
+        Map<String, List<Placements.Launch>> placed = placements.commit(planned.plan(), planned.seen(),
+                clock.instant());
         Launches launches = new Launches(database, settings, alerts, round, clock);
         List<Long> started = launches.run(nodes, answers, placed, relaunch);
         return new TickReport(true, answered(answers), failed(answers), skipped, settled, started,
@@ -175,6 +179,25 @@ final class Tick {
     }
 
     /**
+     * Nodes backing off are not contacted, but their jobs still age: lost_after_seconds counts
+     * from the first failure, not from the next probe the back-off allows.
+     */
+    private void giveUpOnSkipped(List<String> skipped, TickState state, Instant now) {
+        for (String name : skipped) {
+            NodeRecord record = state.node(name).orElse(null);
+            if (record == null || record.ignored() || state.runningOn(name).isEmpty()) {
+                continue;
+            }
+            database.write("record node " + name, conn -> {
+                for (StoredJob job : state.runningOn(name)) {
+                    giveUp(job, name, now).run(conn);
+                }
+                return null;
+            });
+        }
+    }
+
+    /**
      * A job whose node has been unreachable for {@code lost_after_seconds} is called lost, so
      * nobody waits for it forever; a kill is recorded in case the node returns with it running.
      */
@@ -203,7 +226,11 @@ final class Tick {
         return Duration.ofSeconds(Math.min(seconds, settings.queue().backoffMaxSeconds()));
     }
 
-    private Plan plan(Map<String, NodeAnswer> answers, TickState before, Instant now) {
+    /** A plan and the jobs as the planner saw them: the commit compares against these. */
+    record Planned(Plan plan, Map<Long, dev.nvidb.model.Job> seen) {
+    }
+
+    private Planned plan(Map<String, NodeAnswer> answers, Instant now) {
         return database.read("plan", conn -> {
             List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
             List<StoredJob> running = active.stream().filter(job -> job.job().state() == JobState.RUNNING).toList();
@@ -227,7 +254,9 @@ final class Tick {
                 capacities.add(capacity(name, answers.get(name), record, running));
             }
             Plan plan = Scheduler.plan(queue, capacities, policy(), now);
-            return capacities.isEmpty() && !ignored.isEmpty() ? allIgnored(plan, ignored) : plan;
+            Map<Long, dev.nvidb.model.Job> seen = new HashMap<>();
+            active.forEach(job -> seen.put(job.id(), job.job()));
+            return new Planned(capacities.isEmpty() && !ignored.isEmpty() ? allIgnored(plan, ignored) : plan, seen);
         });
     }
 

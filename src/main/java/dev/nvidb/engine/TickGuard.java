@@ -50,12 +50,16 @@ final class TickGuard {
             // One transaction decides "fresh enough" and takes the lease, so a tick that ends
             // between the two cannot let a waiting client tick a second time.
             Decision decision = database.write("take the tick lease", conn -> {
-                Optional<Instant> last = meta.getInstant(conn, MetaStore.LAST_TICK_AT);
-                if (last.isPresent() && (mode == TickMode.IF_DUE && last.get().isAfter(asked.minus(minInterval))
-                        || last.get().isAfter(asked))) {
+                if (fresh(mode, asked, minInterval, meta.getInstant(conn, MetaStore.LAST_TICK_STARTED_AT),
+                        meta.getInstant(conn, MetaStore.LAST_TICK_AT))) {
                     return Decision.FRESH;
                 }
-                return leases.acquire(conn, holder, clock.instant(), lease) ? Decision.TAKEN : Decision.BUSY;
+                Instant now = clock.instant();
+                if (!leases.acquire(conn, holder, now, lease)) {
+                    return Decision.BUSY;
+                }
+                meta.putInstant(conn, MetaStore.LAST_TICK_STARTED_AT, now);
+                return Decision.TAKEN;
             });
             if (decision == Decision.FRESH) {
                 return Optional.empty();
@@ -72,6 +76,23 @@ final class TickGuard {
     }
 
     private enum Decision { FRESH, TAKEN, BUSY }
+
+    /**
+     * Whether a finished tick already covers this request. {@code IF_DUE}: one ended within
+     * {@code minInterval}. {@code FORCE}: one that started after the request was made and has
+     * ended, so it read everything the caller wrote before asking (a tick that merely ended
+     * later may have read the queue before the caller's submit).
+     */
+    static boolean fresh(TickMode mode, Instant asked, Duration minInterval, Optional<Instant> started,
+                         Optional<Instant> ended) {
+        if (ended.isEmpty()) {
+            return false;
+        }
+        if (mode == TickMode.IF_DUE) {
+            return ended.get().isAfter(asked.minus(minInterval));
+        }
+        return started.isPresent() && started.get().isAfter(asked) && !ended.get().isBefore(started.get());
+    }
 
     private <T> T holding(String holder, LeaseStore leases, MetaStore meta, Supplier<T> tick) {
         Thread renewer = renewer(holder);

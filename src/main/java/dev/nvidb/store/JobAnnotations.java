@@ -22,8 +22,13 @@ public final class JobAnnotations {
             UPDATE jobs SET note = CASE WHEN note IS NULL OR note = '' THEN ? ELSE note || char(10) || ? END
             WHERE id = ?
             """;
-    private static final String PROGRESS = "UPDATE jobs SET progress = ? WHERE id = ? AND attempt = ?";
+    private static final String PROGRESS = """
+            UPDATE jobs SET progress = ? WHERE id = ? AND state = 'running' AND attempt = ?
+            """;
     private static final String RESULT = "UPDATE jobs SET result = ? WHERE id = ?";
+    private static final String ATTEMPT_RESULT = """
+            UPDATE jobs SET result = ? WHERE id = ? AND state = 'running' AND attempt = ?
+            """;
     private static final String HOLD = "UPDATE jobs SET hold_reason = ? WHERE id = ? AND state = 'pending'";
     /** A person released it: its failed launches count from zero again (as after a requeue). */
     private static final String RELEASE = """
@@ -74,7 +79,7 @@ public final class JobAnnotations {
         return database.write("save the note of job " + jobId, conn -> appendNote(conn, jobId, line));
     }
 
-    /** The job's own last status line, for {@code attempt} only. */
+    /** The job's own last status line, for {@code attempt} only, while that attempt runs. */
     public boolean setProgress(Connection connection, long jobId, int attempt, String progress) throws SQLException {
         return Columns.update(connection, PROGRESS, progress, jobId, attempt) == 1;
     }
@@ -86,6 +91,15 @@ public final class JobAnnotations {
     /** The result document (JSON text, validated by the caller; the schema refuses malformed JSON). */
     public boolean setResult(Connection connection, long jobId, String resultJson) throws SQLException {
         return Columns.update(connection, RESULT, resultJson, jobId) == 1;
+    }
+
+    /**
+     * The result document a running {@code attempt} left on its node, written only while that
+     * attempt is still the running one (the settle writes it just before the job's end).
+     */
+    public boolean setAttemptResult(Connection connection, long jobId, int attempt, String resultJson)
+            throws SQLException {
+        return Columns.update(connection, ATTEMPT_RESULT, resultJson, jobId, attempt) == 1;
     }
 
     public boolean setResult(long jobId, String resultJson) {

@@ -81,6 +81,13 @@ public final class JobStore {
      * exist is refused ({@link UsageException}); cycles cannot form, as a new job can only wait
      * on older ones.
      */
+    private static final String LAST_ID = "SELECT COALESCE(MAX(id), 0) FROM jobs";
+
+    /** The newest job id (0 when there is none); ids only grow, so a larger one is a newer submit. */
+    public long lastId() {
+        return database.read("read the newest job id", conn -> Columns.queryLong(conn, LAST_ID));
+    }
+
     public long insert(Connection connection, JobSpec spec, int priority, String note, Instant now) throws SQLException {
         long id = Columns.queryLong(connection, INSERT, spec.name(), spec.command(), spec.gpus(), spec.vramMb(),
                 spec.node(), spec.workdir(), JsonText.write(spec.environment()), spec.timeoutSeconds(),

@@ -112,7 +112,8 @@ public final class JobTransitions {
     /**
      * Moves the job from {@code expected} to the final state {@code to}, records an event named
      * after {@code to}, and, when a running job is cancelled or timed out (its process may still
-     * run), a pending reap for its process.
+     * run), a pending reap for its process. Only a pending or running job can finish: a caller
+     * that saw the job already ended is late, and nothing changes.
      */
     public boolean finish(Connection connection, long jobId, Expected expected, JobState to, Integer exitCode,
                           String lastError, Instant now) throws SQLException {
@@ -120,6 +121,9 @@ public final class JobTransitions {
             throw new IllegalArgumentException("finish needs a final state, not " + to.key());
         }
         JobStatus.Outcome.of(to).checkExitCode(exitCode);
+        if (expected.state().finished()) {
+            return false;
+        }
         Optional<StoredJob> before = killOwed(expected, to) ? jobs.findJob(connection, jobId) : Optional.empty();
         int changed = Columns.update(connection, FINISH, to.key(), now, exitCode, lastError, jobId,
                 expected.state().key(), expected.attempt());

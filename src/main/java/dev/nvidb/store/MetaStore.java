@@ -10,6 +10,8 @@ public final class MetaStore {
 
     /** When the last tick finished (epoch milliseconds). */
     public static final String LAST_TICK_AT = "last_tick_at";
+    /** When the last tick took the lease (its reads of the queue come after this). */
+    public static final String LAST_TICK_STARTED_AT = "last_tick_started_at";
 
     private static final String GET = "SELECT value FROM meta WHERE key = ?";
     private static final String PUT = """

@@ -193,4 +193,26 @@ class JobTransitionsTest {
     private List<String> kinds(long jobId) {
         return events.listSince(0, jobId, 100).stream().map(Event::kind).toList();
     }
+
+    @Test
+    void aJobThatAlreadyEndedCannotFinishAgainWhateverTheCallerSaw() {
+        long id = jobs.insert(spec("train"), 0, null, T0);
+        assertTrue(transitions.cancel(id, new Expected(JobState.PENDING, 0), "cancelled by request", at(1)));
+        Expected late = Expected.of(jobs.getJob(id).job());
+        assertFalse(transitions.finish(id, late, JobState.FAILED, null, "unschedulable: too big", at(2)));
+        assertEquals(JobState.CANCELLED, jobs.getJob(id).job().state());
+        assertEquals("cancelled by request", jobs.getJob(id).job().lastError());
+    }
+
+    @Test
+    void progressAndResultOfAnAttemptAreWrittenOnlyWhileThatAttemptRuns() {
+        long id = jobs.insert(spec("train"), 0, null, T0);
+        assertTrue(transitions.place(id, assignment("gpu-a", 1), "/j", at(1)));
+        assertTrue(transitions.requeue(id, new Expected(JobState.RUNNING, 1), "requeued by request", at(2)));
+        assertFalse(annotations.setProgress(id, 1, "epoch 9"), "attempt 1 no longer runs");
+        boolean written = database.write("t", conn -> annotations.setAttemptResult(conn, id, 1, "{\"loss\":1}"));
+        assertFalse(written, "no result for an attempt that no longer runs");
+        assertNull(jobs.getJob(id).job().progress());
+        assertNull(jobs.getJob(id).job().result());
+    }
 }

@@ -1,0 +1,101 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.error.InterruptedByUser;
+import dev.nvidb.store.JobStore;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+
+/**
+ * Places new jobs without making their submitter wait for SSH. A plain {@code job submit}
+ * records the job and makes sure one background process (the submit ticker) is ticking for
+ * this database; the ticker ticks until no job has been submitted since its last tick began
+ * and none arrives for a short linger, so a loop of submits shares one process, one set of
+ * SSH connections and a few ticks. The ticker holds an exclusive lock on a file beside the
+ * database while it runs; a submitter that finds the lock free starts one.
+ *
+ * <p>No submit is left behind: the ticker checks for newer jobs after releasing the lock, and
+ * a submitter records its job before it looks at the lock. Either the submitter saw the lock
+ * held (so the ticker's check after releasing it sees the job) or it starts a ticker itself.
+ */
+public final class SubmitTicks {
+
+    /** How long an idle ticker waits for another submit before it exits. */
+    public static final Duration LINGER = Duration.ofSeconds(3);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private SubmitTicks() {
+    }
+
+    /** The lock file of the ticker for {@code database}. */
+    public static Path lockFile(Path database) {
+        return database.resolveSibling(database.getFileName() + ".ticker");
+    }
+
+    /** True when no ticker holds the lock for {@code database} (so one should be started). */
+    public static boolean idle(Path database) {
+        try (FileChannel channel = open(database); FileLock lock = channel.tryLock()) {
+            return lock != null;
+        } catch (OverlappingFileLockException e) {
+            return false; // this very process is the ticker
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Ticks {@code queue} until it has placed every job submitted so far and none arrived during
+     * {@code linger}. Returns the number of ticks run; 0 when another ticker holds the lock.
+     */
+    public static int run(QueueService queue, Duration linger) {
+        Path database = queue.database().file();
+        JobStore jobs = new JobStore(queue.database());
+        int ticks = 0;
+        long covered;
+        do {
+            try (FileChannel channel = open(database); FileLock lock = channel.tryLock()) {
+                if (lock == null) {
+                    return ticks;
+                }
+                covered = jobs.lastId();
+                while (true) {
+                    queue.tick(TickMode.FORCE);
+                    ticks++;
+                    if (!awaitNewer(jobs, covered, linger)) {
+                        break;
+                    }
+                    covered = jobs.lastId();
+                }
+            } catch (IOException | OverlappingFileLockException e) {
+                return ticks;
+            }
+            // A submit that found the lock still held just before it was released is ours.
+        } while (jobs.lastId() > covered);
+        return ticks;
+    }
+
+    /** Waits up to {@code linger} for a job newer than {@code covered}; true when one came. */
+    private static boolean awaitNewer(JobStore jobs, long covered, Duration linger) {
+        long deadline = System.nanoTime() + linger.toNanos();
+        while (jobs.lastId() <= covered) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedByUser("interrupted while waiting for submits", e);
+            }
+        }
+        return true;
+    }
+
+    private static FileChannel open(Path database) throws IOException {
+        return FileChannel.open(lockFile(database), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    }
+}
