@@ -1,11 +1,11 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.TickMode;
-import dev.nvidb.engine.TickReport;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.TickResult;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,24 +28,26 @@ final class QueueTickCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         if (watch != null && watch <= 0) {
             throw new UsageException("--watch takes a positive number of seconds, got " + watch);
         }
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            while (true) {
-                TickReport report = queue.tick(TickMode.FORCE);
+            Queue queue = wiring.queue(options);
+            if (watch == null) {
+                TickResult report = queue.ticking().now();
                 print(report);
-                if (watch == null) {
-                    return report.failed().isEmpty() ? 0 : 1;
-                }
-                Thread.sleep(Math.round(watch * 1000));
+                return report.failed().isEmpty() ? 0 : 1;
             }
+            queue.ticking().watch(Duration.ofMillis(Math.round(watch * 1000)), report -> {
+                print(report);
+                return true;
+            });
+            return 0;
         }
     }
 
-    private void print(TickReport report) {
+    private void print(TickResult report) {
         if (options.json) {
             context.out().println(Json.write(new JsonCommands.Ticked(Json.SCHEMA_VERSION, report.failed().isEmpty(), report.ran(),
                     report.answered(), report.failed(), report.skipped(), report.settled(), report.placed(),

@@ -1,4 +1,4 @@
-package dev.nvidb.engine;
+package dev.nvidb.queue;
 
 import dev.nvidb.agent.AgentReplyParser;
 import dev.nvidb.agent.ProbeReply;
@@ -7,6 +7,7 @@ import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobState;
+import dev.nvidb.engine.Capacities;
 import dev.nvidb.scheduler.GpuBudget;
 import dev.nvidb.scheduler.GpuCapacity;
 import dev.nvidb.scheduler.NodeCapacity;
@@ -22,11 +23,11 @@ import java.util.Map;
  * Builds node views from what the database holds: each node's last answer, read with the
  * same accounting the scheduler uses, so {@code free_mb} is what a new job could reserve.
  */
-final class StatusReader {
+final class NodeViews {
 
     private final long headroomMb;
 
-    StatusReader(long headroomMb) {
+    NodeViews(long headroomMb) {
         this.headroomMb = headroomMb;
     }
 
