@@ -37,7 +37,9 @@ public final class WaitText {
         Job job = view.job();
         String state = job.held() ? "held" : view.unverifiedSince() != null ? "running?" : job.state().key();
         String info;
-        if (job.state() == JobState.RUNNING && view.unverifiedSince() == null) {
+        if (job.held()) {
+            info = job.holdReason();
+        } else if (job.state() == JobState.RUNNING && view.unverifiedSince() == null) {
             info = "on " + job.assignment().node() + " for " + JobText.ago(job.startedAt(), now)
                     + (job.progress() == null ? "" : " · " + job.progress());
         } else {
