@@ -7,6 +7,8 @@ import dev.nvidb.output.WaitText;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Waiting;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -16,8 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * The CLI side of waiting for jobs ({@link Waiting} is the loop): on a terminal the jobs'
- * states are redrawn in place on stderr while waiting and erased at the end; otherwise nothing
- * is printed until the report. Exit code: 0 all completed, 1 any ended badly, 2 the wait timed
+ * states are redrawn in place on stderr while waiting and erased at the end; otherwise (no
+ * terminal, or stderr sent to a file) nothing is printed until the report. Exit code: 0 all completed, 1 any ended badly, 2 the wait timed
  * out with a job still pending or running.
  */
 final class JobWaiting {
@@ -42,15 +44,17 @@ final class JobWaiting {
     private static final class Progress implements Consumer<List<JobView>> {
 
         private final Context context;
+        private final boolean drawing;
         private List<String> shown = List.of();
 
         Progress(Context context) {
             this.context = context;
+            this.drawing = context.terminal() && !stderrIsAFile();
         }
 
         @Override
         public void accept(List<JobView> jobs) {
-            if (!context.terminal()) {
+            if (!drawing) {
                 return;
             }
             List<String> lines = WaitText.lines(jobs, Terminal.width(context), Instant.now());
@@ -59,6 +63,15 @@ final class JobWaiting {
                 context.err().flush();
                 shown = lines;
             }
+        }
+
+        /**
+         * Whether this process's stderr was sent to a file ({@code 2>wait.log}) while stdin and
+         * stdout are a terminal: then nothing is drawn. Linux only; elsewhere the terminal
+         * check alone decides.
+         */
+        private static boolean stderrIsAFile() {
+            return Files.isRegularFile(Path.of("/proc/self/fd/2"));
         }
 
         void erase() {
