@@ -14,16 +14,26 @@ import java.time.Duration;
  */
 public final class LogReader {
 
-    private final QueueService queue;
+    private final QueueNodes nodes;
     private final Duration timeout;
 
-    public LogReader(QueueService queue, Duration timeout) {
-        this.queue = queue;
+    public LogReader(QueueNodes nodes, Duration timeout) {
+        this.nodes = nodes;
         this.timeout = timeout;
     }
 
+    /**
+     * Where a job's output lives: its current attempt's directory on its node.
+     *
+     * @param id     the job
+     * @param node   the node of its current or last attempt, or null if it never ran
+     * @param jobDir the attempt's directory ({@code ~} is the node's home), or null
+     */
+    public record Location(long id, String node, String jobDir) {
+    }
+
     /** The last {@code lines} lines of the job's stdout (or stderr). */
-    public String tail(JobView job, boolean stderr, int lines) {
+    public String tail(Location job, boolean stderr, int lines) {
         return text(run(job, "tail -n " + Math.max(0, lines) + " -- " + file(job, stderr) + " 2>/dev/null || true"));
     }
 
@@ -32,7 +42,7 @@ public final class LogReader {
      * is taken first and only bytes before it are shown, so following from the offset neither
      * repeats nor skips a byte.
      */
-    public Chunk lastLines(JobView job, boolean stderr, int lines) {
+    public Chunk lastLines(Location job, boolean stderr, int lines) {
         String command = "f=" + file(job, stderr) + "; [ -f \"$f\" ] || { echo 0; exit 0; }; s=$(wc -c < \"$f\"); "
                 + "echo $s; head -c $s -- \"$f\" | tail -n " + Math.max(0, lines);
         byte[] out = run(job, command).stdout();
@@ -46,7 +56,7 @@ public final class LogReader {
     }
 
     /** One chunk of output starting at byte {@code offset}, at most {@code max} bytes. */
-    public Chunk read(JobView job, boolean stderr, long offset, int max) {
+    public Chunk read(Location job, boolean stderr, long offset, int max) {
         String command = "f=" + file(job, stderr) + "; [ -f \"$f\" ] && tail -c +" + (offset + 1) + " -- \"$f\" | head -c "
                 + max + " || true";
         byte[] bytes = run(job, command).stdout();
@@ -57,18 +67,18 @@ public final class LogReader {
     public record Chunk(byte[] bytes, long nextOffset) {
     }
 
-    private CommandResult run(JobView job, String command) {
-        if (job.jobDir() == null || job.job().assignment() == null) {
+    private CommandResult run(Location job, String command) {
+        if (job.jobDir() == null || job.node() == null) {
             throw new UsageException("job " + job.id() + " has not run yet, so it has no output",
                     "see 'nvidb job show " + job.id() + "' for why it waits");
         }
-        Node node = queue.nodes().findNode(job.job().assignment().node()).orElseThrow(() -> new NodeException(
-                "job " + job.id() + " ran on " + job.job().assignment().node() + ", which is no longer configured"));
+        Node node = nodes.findNode(job.node()).orElseThrow(() -> new NodeException(
+                "job " + job.id() + " ran on " + job.node() + ", which is no longer configured"));
         return node.shell().run(command, new byte[0], timeout);
     }
 
     /** The log file as a shell word: {@code ~/x} becomes {@code "$HOME"/'x'} so the node's home is used. */
-    static String file(JobView job, boolean stderr) {
+    static String file(Location job, boolean stderr) {
         String dir = job.jobDir();
         String name = stderr ? "stderr.log" : "stdout.log";
         if (dir.startsWith("~/")) {
