@@ -56,9 +56,4 @@ public record ProbeReply(NodeSnapshot snapshot, boolean agentAnswered, List<JobR
     public Optional<LogChunk> findLog(long id) {
         return logs.stream().filter(chunk -> chunk.id() == id).findFirst();
     }
-
-    /** The session of a GPU process, if it was alive when the node answered. */
-    public Optional<ProcessSession> findSession(long pid) {
-        return Optional.ofNullable(sessions.get(pid));
-    }
 }

@@ -68,7 +68,7 @@ class AgentRequestTest {
         assertNull(done.wrapper());
         assertEquals("No space left on device", parsed.findLaunch(3).orElseThrow().error());
         assertEquals(KillReport.Outcome.ERROR, parsed.findKill(4).orElseThrow().outcome());
-        assertEquals(new ProcessSession(9, 8), parsed.findSession(10).orElseThrow());
+        assertEquals(new ProcessSession(9, 8), parsed.sessions().get(10L));
         assertEquals(1, parsed.sessions().size());
     }
 
