@@ -63,7 +63,7 @@ public final class AgentScript {
     }
 
     /** What to write on standard input first: the byte count, a newline, the script. */
-    public byte[] preamble() {
+    private byte[] preamble() {
         byte[] count = (script.length + "\n").getBytes(StandardCharsets.US_ASCII);
         byte[] out = Arrays.copyOf(count, count.length + script.length);
         System.arraycopy(script, 0, out, count.length, script.length);
