@@ -23,7 +23,7 @@ class ArchitectureTest {
     /** Which packages may import a given library or project package. */
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             "org.apache.sshd", Set.of("ssh"),
-            "com.fasterxml.jackson", Set.of("output", "agent"),
+            "com.fasterxml.jackson", Set.of("output", "agent", "store"),
             "java.sql", Set.of("store"),
             "org.yaml.snakeyaml", Set.of("config"),
             "org.jline", Set.of("tui", "cli"),
