@@ -2,6 +2,7 @@
 # Python 3.6+ standard library only: it is streamed to the node over SSH at every use and
 # run with exec(), so it must not rely on __file__, installed packages or newer syntax.
 # Stdout carries protocol replies only; diagnostics go to stderr.
+import base64
 import ctypes
 import errno
 import fcntl
@@ -452,6 +453,7 @@ def node_info(request):
 # and what the job writes itself: status (progress lines) and result.json.
 
 LOG_TAIL_BYTES = 8192
+LOG_READ_LIMIT = 1048576  # the most bytes one log read returns (before base64)
 PROGRESS_LIMIT = 500
 RESULT_LIMIT = 1048576
 KILL_SETTLE_S = 5
@@ -615,6 +617,61 @@ def tail(path, lines):
     text = b"\n".join(chunk[-lines:] if lines > 0 else []).decode("utf-8", "replace")
     text = text.encode("utf-8")[-LOG_TAIL_BYTES:].decode("utf-8", "ignore")  # U+FFFD is 3 bytes
     return text or None
+
+
+def last_lines(data, lines, cut):
+    """The last lines of data (as tail -n counts them: a final line without a newline counts);
+    when data is the cut end of a longer file, its partial first line is dropped."""
+    if lines <= 0:
+        return b""
+    at = len(data) - 1 if data.endswith(b"\n") else len(data)
+    for _ in range(lines):
+        at = data.rfind(b"\n", 0, at)
+        if at < 0:
+            break
+    if at >= 0:
+        return data[at + 1:]
+    first = data.find(b"\n")
+    return data[first + 1:] if cut and 0 <= first < len(data) - 1 else data
+
+
+def read_log(entry):
+    """One read of a job's stdout.log or stderr.log: from a byte offset, or (no offset) the
+    last lines before the size the file had when opened. Bytes travel as base64, so offsets
+    stay exact whatever the job printed."""
+    stream = entry.get("stream", "stdout")
+    if stream not in ("stdout", "stderr"):
+        raise BadEntry("bad request entry: 'stream' must be stdout or stderr")
+    directory = node_path(field(entry, "dir", str))
+    limit = min(field(entry, "max_bytes", int, LOG_READ_LIMIT), LOG_READ_LIMIT)
+    offset = None if entry.get("offset") is None else field(entry, "offset", int)
+    lines = field(entry, "lines", int, 0)
+    if limit < 0 or (offset or 0) < 0 or lines < 0:
+        raise BadEntry("bad request entry: offset, lines and max_bytes cannot be negative")
+    report = {"id": entry.get("id"), "stream": stream, "status": "ok", "size": 0,
+              "offset": offset or 0, "next_offset": offset or 0, "data": "", "reason": None}
+    try:
+        f = open(os.path.join(directory, stream + ".log"), "rb")
+    except (IOError, OSError) as e:
+        if e.errno != errno.ENOENT:
+            raise
+        report["status"] = "missing"
+        report["reason"] = "%s has no %s.log" % (directory, stream)
+        return report
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if offset is None:
+            start = max(0, size - limit)
+            f.seek(start)
+            data = last_lines(f.read(size - start), lines, start > 0)
+            report["offset"], report["next_offset"] = size - len(data), size
+        else:
+            f.seek(offset)
+            data = f.read(limit)
+            report["next_offset"] = offset + len(data)
+    report["size"] = max(size, report["next_offset"])
+    report["data"] = base64.b64encode(data).decode("ascii")
+    return report
 
 
 def progress(directory):
@@ -874,7 +931,7 @@ def each(request, name, handle):
 def empty_reply():
     return {"schema_version": SCHEMA_VERSION, "source": "none", "error": None, "node": None,
             "driver_version": None, "nvml_version": None, "cuda_version": None, "gpus": [],
-            "jobs": [], "sessions": {}, "launches": [], "kills": []}
+            "jobs": [], "sessions": {}, "launches": [], "kills": [], "logs": []}
 
 
 class Agent(object):
@@ -889,7 +946,7 @@ class Agent(object):
 
     def reply(self, request):
         """Kills, then launches, then the snapshot, then the job queries (which so see
-        this request's launches and kills)."""
+        this request's launches and kills), then the log reads."""
         self.children = [child for child in self.children if child.poll() is None]
         kills = each(request, "kill", kill_job)
         launches = each(request, "launch",
@@ -901,6 +958,7 @@ class Agent(object):
         lines = request.get("log_tail_lines", 20)
         lines = lines if isinstance(lines, int) and not isinstance(lines, bool) else 20
         reply["jobs"] = each(request, "jobs", lambda entry: query_job(entry, lines))
+        reply["logs"] = each(request, "logs", read_log)
         reply["sessions"] = sessions(reply)
         reply["launches"], reply["kills"] = launches, kills
         return reply

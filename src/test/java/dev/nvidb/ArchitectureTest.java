@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +23,7 @@ class ArchitectureTest {
     /** Which packages may import a given library or project package. */
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             "org.apache.sshd", Set.of("ssh"),
-            "com.fasterxml.jackson", Set.of("output", "agent"),
+            "com.fasterxml.jackson", Set.of("output", "agent", "store"),
             "java.sql", Set.of("store"),
             "org.yaml.snakeyaml", Set.of("config"),
             "org.jline", Set.of("tui", "cli"),
@@ -47,17 +50,91 @@ class ArchitectureTest {
         assertEquals(List.of(), violations);
     }
 
+    /**
+     * Which project packages each package may use (besides itself), as ARCHITECTURE.md's table
+     * says: dependencies point inward, {@code cli, tui → queue → engine and friends → scheduler,
+     * store, ssh, agent → model}. A package missing here fails {@link #everyPackageHasARow}.
+     */
+    static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
+            Map.entry("model", Set.of()),
+            Map.entry("error", Set.of()),
+            Map.entry("scheduler", Set.of("model")),
+            Map.entry("config", Set.of("model", "error")),
+            Map.entry("store", Set.of("model", "error")),
+            Map.entry("ssh", Set.of("model", "error")),
+            Map.entry("agent", Set.of("model", "error")),
+            Map.entry("node", Set.of("ssh", "agent", "config", "model", "error")),
+            Map.entry("monitor", Set.of("node", "ssh", "agent", "config", "model", "error")),
+            Map.entry("engine", Set.of("monitor", "node", "ssh", "agent", "scheduler", "store", "config", "model", "error")),
+            Map.entry("queue", Set.of("engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
+            Map.entry("output", Set.of("queue", "scheduler", "config", "model", "error")),
+            Map.entry("cli", Set.of("queue", "output", "monitor", "node", "ssh", "agent", "config", "model", "error")),
+            Map.entry("tui", Set.of("queue", "output", "config", "model", "error")));
+
+    private static final Pattern PROJECT_TYPE = Pattern.compile("dev\\.nvidb\\.([a-z]+)\\.");
+
     @Test
-    void modelImportsNothingElseFromTheProject() throws IOException {
-        assertEquals(List.of(), projectImportsOutside("model", Set.of("model")));
+    void everyPackageUsesOnlyWhatItsRowAllows() throws IOException {
+        List<String> violations = new ArrayList<>();
+        for (Path file : sources()) {
+            String pkg = packageOf(file);
+            Set<String> allowed = MAY_USE.getOrDefault(pkg, Set.of());
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i);
+                if (line.startsWith("package ")) {
+                    continue;
+                }
+                Matcher use = PROJECT_TYPE.matcher(line);
+                while (use.find()) {
+                    String target = use.group(1);
+                    if (!target.equals(pkg) && !allowed.contains(target)) {
+                        violations.add(MAIN.relativize(file) + ":" + (i + 1) + " uses " + target + ": " + line.strip());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), violations);
     }
 
     @Test
-    void schedulerIsPureAndSeesOnlyTheModel() throws IOException {
-        assertEquals(List.of(), projectImportsOutside("scheduler", Set.of("model", "scheduler")));
+    void everyPackageHasARow() throws IOException {
+        Set<String> packages = new TreeSet<>();
+        for (Path file : sources()) {
+            packages.add(packageOf(file));
+        }
+        packages.removeAll(MAY_USE.keySet());
+        assertEquals(Set.of(), packages, "add the new package to MAY_USE and to ARCHITECTURE.md's table");
+    }
+
+    @Test
+    void theTableHasNoCycles() {
+        for (String start : MAY_USE.keySet()) {
+            Set<String> reached = new TreeSet<>();
+            List<String> todo = new ArrayList<>(MAY_USE.get(start));
+            while (!todo.isEmpty()) {
+                String next = todo.remove(todo.size() - 1);
+                if (reached.add(next)) {
+                    todo.addAll(MAY_USE.getOrDefault(next, Set.of()));
+                }
+            }
+            assertEquals(false, reached.contains(start), start + " can reach itself through " + reached);
+        }
+    }
+
+    @Test
+    void frontEndsSeeNeitherTheStoreNorTheEngine() {
+        for (String front : List.of("cli", "tui", "output")) {
+            Set<String> allowed = MAY_USE.get(front);
+            assertEquals(false, allowed.contains("store") || allowed.contains("engine"), front + " may use " + allowed);
+        }
+    }
+
+    @Test
+    void schedulerDoesNoIoAndReadsNoClock() throws IOException {
         List<String> io = new ArrayList<>();
         for (Path file : sources()) {
-            if (MAIN.relativize(file).getName(0).toString().equals("scheduler")) {
+            if (packageOf(file).equals("scheduler")) {
                 for (String line : Files.readAllLines(file)) {
                     if (line.startsWith("import java.io") || line.startsWith("import java.nio")
                             || line.startsWith("import java.net") || line.contains("Clock")) {
@@ -69,22 +146,8 @@ class ArchitectureTest {
         assertEquals(List.of(), io, "the scheduler does no I/O and reads no clock");
     }
 
-    private static List<String> projectImportsOutside(String pkg, Set<String> allowed) throws IOException {
-        List<String> violations = new ArrayList<>();
-        for (Path file : sources()) {
-            if (!MAIN.relativize(file).getName(0).toString().equals(pkg)) {
-                continue;
-            }
-            for (String line : Files.readAllLines(file)) {
-                if (line.startsWith("import dev.nvidb.")) {
-                    String target = line.substring("import dev.nvidb.".length()).split("\\.")[0];
-                    if (!allowed.contains(target)) {
-                        violations.add(MAIN.relativize(file) + ": " + line);
-                    }
-                }
-            }
-        }
-        return violations;
+    private static String packageOf(Path file) {
+        return MAIN.relativize(file).getName(0).toString();
     }
 
     @Test

@@ -45,7 +45,7 @@ public final class AgentReplyParser {
         }
         JsonNode root = root(node, text, new String(stderr, StandardCharsets.UTF_8));
         return new ProbeReply(snapshot(root), true, JobReplyParser.jobs(root), JobReplyParser.sessions(root),
-                JobReplyParser.launches(root), JobReplyParser.kills(root));
+                JobReplyParser.launches(root), JobReplyParser.kills(root), JobReplyParser.logs(node, root));
     }
 
     /** Parses one JSON reply document (one line in serve mode). */

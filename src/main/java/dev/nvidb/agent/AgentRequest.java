@@ -11,7 +11,7 @@ import java.util.Objects;
  * One request line for the node agent (docs/agent-protocol.md). The tick sends one per node
  * to probe (snapshot, job queries, pending reaps) and, when there is something to do, one
  * more with the launches and kills. The agent handles kills, then launches, then the
- * snapshot, then the queries.
+ * snapshot, then the queries, then the log reads.
  *
  * @param jobRoot      where the node keeps job directories and measures free disk ({@code ~} is its home)
  * @param jobs         jobs the queue believes are on the node
@@ -19,9 +19,10 @@ import java.util.Objects;
  * @param kills        jobs to stop (cancel, timeout, pending reap)
  * @param logTailLines how many lines of a failed job's log to return
  * @param snapshot     false to skip the GPU snapshot (a launch-and-kill exec right after a probe)
+ * @param logs         reads of job output ({@code job logs}, {@code job show})
  */
 public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
-        List<KillRequest> kills, int logTailLines, boolean snapshot) {
+        List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs) {
 
     /** Lines of log tail returned for a failed job unless asked otherwise. */
     public static final int DEFAULT_LOG_TAIL_LINES = 20;
@@ -33,6 +34,7 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         jobs = List.copyOf(jobs);
         launches = List.copyOf(launches);
         kills = List.copyOf(kills);
+        logs = List.copyOf(logs);
         if (logTailLines < 0) {
             throw new IllegalArgumentException("log tail lines cannot be negative");
         }
@@ -40,32 +42,37 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
 
     /** A plain probe: the snapshot and nothing else. */
     public static AgentRequest probe(String jobRoot) {
-        return new AgentRequest(jobRoot, List.of(), List.of(), List.of(), DEFAULT_LOG_TAIL_LINES, true);
+        return new AgentRequest(jobRoot, List.of(), List.of(), List.of(), DEFAULT_LOG_TAIL_LINES, true, List.of());
     }
 
     /** This request with these job queries. */
     public AgentRequest withJobs(List<JobQuery> queries) {
-        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot);
+        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs);
     }
 
     /** This request with these launches. */
     public AgentRequest withLaunches(List<LaunchRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot);
+        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs);
     }
 
     /** This request with these kills. */
     public AgentRequest withKills(List<KillRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot);
+        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs);
     }
 
     /** This request with another log tail length. */
     public AgentRequest withLogTailLines(int lines) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot);
+        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs);
     }
 
     /** This request without the GPU snapshot. */
     public AgentRequest withoutSnapshot() {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs);
+    }
+
+    /** This request with these log reads. */
+    public AgentRequest withLogs(List<LogRead> reads) {
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads);
     }
 
     /** The request as one line of JSON (no line breaks: strings are escaped). */
@@ -84,6 +91,14 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         kills.forEach(kill -> stops.addObject().put("id", kill.id()).put("dir", kill.dir()).put("pid", kill.pid())
                 .put("start_ticks", kill.startTicks()).put("boot_id", kill.bootId())
                 .put("grace_s", kill.graceSeconds()));
+        ArrayNode reads = root.putArray("logs");
+        logs.forEach(read -> {
+            ObjectNode entry = reads.addObject().put("id", read.id()).put("dir", read.dir())
+                    .put("stream", read.stream()).put("lines", read.lines()).put("max_bytes", read.maxBytes());
+            if (read.offset() != null) {
+                entry.put("offset", read.offset());
+            }
+        });
         try {
             return MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {

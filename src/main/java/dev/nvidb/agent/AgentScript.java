@@ -62,13 +62,8 @@ public final class AgentScript {
                 + " --format=csv,noheader,nounits 2>/dev/null; echo '#end'";
     }
 
-    /** The shell line for a long-lived agent answering one snapshot per request line. */
-    public String serveCommand() {
-        return "exec python3 -S -c '" + BOOTSTRAP + "' --serve";
-    }
-
     /** What to write on standard input first: the byte count, a newline, the script. */
-    public byte[] preamble() {
+    private byte[] preamble() {
         byte[] count = (script.length + "\n").getBytes(StandardCharsets.US_ASCII);
         byte[] out = Arrays.copyOf(count, count.length + script.length);
         System.arraycopy(script, 0, out, count.length, script.length);

@@ -1,16 +1,18 @@
 package dev.nvidb.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.nvidb.error.NodeException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Reads the job parts of an agent reply: job reports, launch and kill outcomes, and the
- * session table. Entries with an unknown status become the {@code ERROR}/{@code FAILED}
+ * Reads the job parts of an agent reply: job reports, launch and kill outcomes, log chunks and
+ * the session table. Entries with an unknown status become the {@code ERROR}/{@code FAILED}
  * value with the odd status named, so a newer agent never breaks an older parser.
  */
 final class JobReplyParser {
@@ -50,6 +52,24 @@ final class JobReplyParser {
                     reason(kill, outcome == KillReport.Outcome.ERROR)));
         }
         return reports;
+    }
+
+    static List<LogChunk> logs(String node, JsonNode reply) {
+        List<LogChunk> chunks = new ArrayList<>();
+        for (JsonNode log : reply.path("logs")) {
+            LogChunk.Status status = status(log, LogChunk.Status.class, LogChunk.Status.ERROR);
+            byte[] bytes;
+            try {
+                bytes = Base64.getDecoder().decode(log.path("data").asText(""));
+            } catch (IllegalArgumentException e) {
+                throw new NodeException(node + ": the node agent sent log bytes that are not base64");
+            }
+            long offset = log.path("offset").asLong(0);
+            chunks.add(new LogChunk(log.path("id").asLong(), status, bytes, offset,
+                    log.path("next_offset").asLong(offset + bytes.length),
+                    reason(log, status == LogChunk.Status.ERROR)));
+        }
+        return chunks;
     }
 
     static Map<Long, ProcessSession> sessions(JsonNode reply) {

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Everything one agent exec on a node answered: the GPU snapshot, the state of each queried
- * job, the session table of GPU processes, and the outcome of each kill and launch.
+ * job, the session table of GPU processes, the outcome of each kill and launch, and the log reads.
  *
  * @param snapshot      GPUs and host facts (empty GPUs when the request asked for no snapshot)
  * @param agentAnswered false when the node has no python3 and only nvidia-smi answered: then no job
@@ -17,9 +17,11 @@ import java.util.Optional;
  * @param sessions      sid and pgid of each GPU process still alive, by pid
  * @param launches      one report per launch, in request order
  * @param kills         one report per kill, in request order
+ * @param logs          one chunk per log read, in request order
  */
 public record ProbeReply(NodeSnapshot snapshot, boolean agentAnswered, List<JobReport> jobs,
-        Map<Long, ProcessSession> sessions, List<LaunchReport> launches, List<KillReport> kills) {
+        Map<Long, ProcessSession> sessions, List<LaunchReport> launches, List<KillReport> kills,
+        List<LogChunk> logs) {
 
     public ProbeReply {
         Objects.requireNonNull(snapshot, "snapshot");
@@ -27,11 +29,12 @@ public record ProbeReply(NodeSnapshot snapshot, boolean agentAnswered, List<JobR
         sessions = Map.copyOf(sessions);
         launches = List.copyOf(launches);
         kills = List.copyOf(kills);
+        logs = List.copyOf(logs);
     }
 
     /** A reply with a snapshot only (the nvidia-smi fallback). */
     public static ProbeReply snapshotOnly(NodeSnapshot snapshot) {
-        return new ProbeReply(snapshot, false, List.of(), Map.of(), List.of(), List.of());
+        return new ProbeReply(snapshot, false, List.of(), Map.of(), List.of(), List.of(), List.of());
     }
 
     /** The report on job {@code id}, if it was queried and answered. */
@@ -49,8 +52,8 @@ public record ProbeReply(NodeSnapshot snapshot, boolean agentAnswered, List<JobR
         return kills.stream().filter(report -> report.id() == id).findFirst();
     }
 
-    /** The session of a GPU process, if it was alive when the node answered. */
-    public Optional<ProcessSession> findSession(long pid) {
-        return Optional.ofNullable(sessions.get(pid));
+    /** The answer to the log read of job {@code id}, if one was asked. */
+    public Optional<LogChunk> findLog(long id) {
+        return logs.stream().filter(chunk -> chunk.id() == id).findFirst();
     }
 }

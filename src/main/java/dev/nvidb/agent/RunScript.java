@@ -41,21 +41,21 @@ public final class RunScript {
                 .append("export NVIDB_STATUS_FILE=\"$NVIDB_JOB_DIR/status\"\n")
                 .append("export NVIDB_JOB_ID=").append(jobId).append('\n')
                 .append("export NVIDB_ATTEMPT=").append(assignment.attempt()).append('\n')
-                .append("export NVIDB_JOB_NAME=").append(quote(spec.name())).append('\n')
-                .append("export NVIDB_NODE=").append(quote(assignment.node())).append('\n')
+                .append("export NVIDB_JOB_NAME=").append(ShellQuote.quote(spec.name())).append('\n')
+                .append("export NVIDB_NODE=").append(ShellQuote.quote(assignment.node())).append('\n')
                 .append("export CUDA_DEVICE_ORDER=PCI_BUS_ID\n")
-                .append("export CUDA_VISIBLE_DEVICES=").append(quote(devices(assignment))).append('\n');
+                .append("export CUDA_VISIBLE_DEVICES=").append(ShellQuote.quote(devices(assignment))).append('\n');
         for (Map.Entry<String, String> variable : spec.environment().entrySet()) {
             checkEnvName(variable.getKey()).ifPresent(problem -> {
                 throw new UsageException(problem, "use --env NAME=VALUE with NAME like MY_VAR");
             });
-            script.append("export ").append(variable.getKey()).append('=').append(quote(variable.getValue()))
+            script.append("export ").append(variable.getKey()).append('=').append(ShellQuote.quote(variable.getValue()))
                     .append('\n');
         }
         workdir(spec.workdir()).ifPresent(dir -> script.append("if ! cd -- ").append(dir).append("; then\n")
                 .append("  printf 'nvidb: cannot enter the working directory %s\\n' ").append(dir).append(" >&2\n")
                 .append("  exit ").append(EXIT_NO_WORKDIR).append("\nfi\n"));
-        return script.append("exec bash -c ").append(quote(spec.command())).append('\n').toString();
+        return script.append("exec bash -c ").append(ShellQuote.quote(spec.command())).append('\n').toString();
     }
 
     /**
@@ -71,14 +71,6 @@ public final class RunScript {
             return Optional.of("environment variable " + name + " is set by nvidb and cannot be given");
         }
         return Optional.empty();
-    }
-
-    /** Single-quotes a value for bash: the value comes back exactly, nothing in it is expanded. */
-    public static String quote(String value) {
-        if (value.indexOf('\0') >= 0) {
-            throw new UsageException("a job's name, environment, working directory or command cannot contain a NUL byte");
-        }
-        return "'" + value.replace("'", "'\\''") + "'";
     }
 
     private static String devices(Assignment assignment) {
@@ -105,13 +97,13 @@ public final class RunScript {
             }
         }
         if (workdir.startsWith("/")) {
-            return Optional.of(quote(workdir));
+            return Optional.of(ShellQuote.quote(workdir));
         }
-        return Optional.of("\"$HOME\"/" + quote(workdir));
+        return Optional.of("\"$HOME\"/" + ShellQuote.quote(workdir));
     }
 
     /** A path's tail after the home part ("" or "/..."), quoted. */
     private static String rest(String tail) {
-        return tail.isEmpty() ? "" : quote(tail);
+        return tail.isEmpty() ? "" : ShellQuote.quote(tail);
     }
 }

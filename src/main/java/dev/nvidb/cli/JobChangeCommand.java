@@ -1,9 +1,10 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.QueueService.Change;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.JobChange;
+import dev.nvidb.queue.JobControl;
+import dev.nvidb.queue.Queue;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,16 +29,16 @@ abstract class JobChangeCommand implements Callable<Integer> {
         this.context = context;
     }
 
-    abstract List<Change> apply(QueueService queue, List<Long> jobs);
+    abstract List<JobChange> apply(JobControl control, List<Long> jobs);
 
     @Override
     public Integer call() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            jobs.forEach(queue::getJob);
-            List<Change> changes = apply(queue, jobs);
-            boolean all = changes.stream().allMatch(Change::changed);
+            Queue queue = wiring.queue(options);
+            jobs.forEach(queue.reading()::getJob);
+            List<JobChange> changes = apply(queue.control(), jobs);
+            boolean all = changes.stream().allMatch(JobChange::changed);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, all, changes)));
             } else {
@@ -53,8 +54,8 @@ abstract class JobChangeCommand implements Callable<Integer> {
             super(context);
         }
 
-        List<Change> apply(QueueService queue, List<Long> jobs) {
-            return queue.cancel(jobs);
+        List<JobChange> apply(JobControl control, List<Long> jobs) {
+            return control.cancel(jobs);
         }
     }
 
@@ -64,8 +65,8 @@ abstract class JobChangeCommand implements Callable<Integer> {
             super(context);
         }
 
-        List<Change> apply(QueueService queue, List<Long> jobs) {
-            return queue.requeue(jobs);
+        List<JobChange> apply(JobControl control, List<Long> jobs) {
+            return control.requeue(jobs);
         }
     }
 }

@@ -1,11 +1,12 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.LogReader;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.TickMode;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.LogChunk;
+import dev.nvidb.queue.LogFollowing;
+import dev.nvidb.queue.Queue;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,8 +21,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "logs", description = "Print a job's output (stdout, or --stderr); -f follows until the job ends.")
 final class JobLogsCommand implements Callable<Integer> {
-
-    private static final int CHUNK = 1 << 20;
 
     private final Context context;
 
@@ -47,52 +46,30 @@ final class JobLogsCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         long jobId = JobIds.parse(id);
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            queue.getJob(jobId);
+            Queue queue = wiring.queue(options);
+            queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
-            JobView job = follow ? awaitStart(queue, jobId) : queue.getJob(jobId);
-            LogReader reader = wiring.logs(queue);
+            LogFollowing logs = queue.logs();
+            Duration pause = Duration.ofMillis(Math.round(interval * 1000));
+            JobView job = follow ? logs.awaitStart(jobId, pause) : queue.reading().getJob(jobId);
             if (offset != null && offset < 0) {
                 throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
             }
-            LogReader.Chunk chunk = offset != null ? reader.read(job, stderr, offset, CHUNK)
-                    : reader.lastLines(job, stderr, lines);
+            LogChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
                 return 0;
             }
             write(chunk.bytes());
-            long offset = chunk.nextOffset();
-            while (follow) {
-                boolean ended = queue.getJob(jobId).job().state().finished();
-                LogReader.Chunk next = reader.read(job, stderr, offset, CHUNK);
-                write(next.bytes());
-                offset = next.nextOffset();
-                if (ended && next.bytes().length == 0) {
-                    break;
-                }
-                if (next.bytes().length < CHUNK) {
-                    Thread.sleep(Math.round(interval * 1000));
-                    queue.tick(TickMode.IF_DUE);
-                }
+            if (follow) {
+                logs.follow(job, stderr, chunk.nextOffset(), pause, this::write);
             }
             return 0;
         }
-    }
-
-    /** A followed job that has not started yet is waited for (ticking, so it can be placed). */
-    private JobView awaitStart(QueueService queue, long jobId) throws InterruptedException {
-        JobView job = queue.getJob(jobId);
-        while (job.jobDir() == null && !job.job().state().finished()) {
-            Thread.sleep(Math.round(interval * 1000));
-            queue.tick(TickMode.IF_DUE);
-            job = queue.getJob(jobId);
-        }
-        return job;
     }
 
     /** Bytes of a character split across two reads, held until the rest arrives. */

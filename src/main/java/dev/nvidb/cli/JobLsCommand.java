@@ -1,9 +1,9 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.JobState;
-import dev.nvidb.store.JobFilter;
+import dev.nvidb.queue.JobQuery;
+import dev.nvidb.queue.Queue;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -39,10 +39,10 @@ final class JobLsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            JobFilter filter = new JobFilter(states(), node == null ? null : queue.nodes().resolve(node), limit);
+            Queue queue = wiring.queue(options);
+            JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit);
             wiring.refresh(queue, options, true);
-            Render.list(context, options.json, queue.listJobs(filter));
+            Render.list(context, options.json, queue.reading().listJobs(query));
             return 0;
         }
     }

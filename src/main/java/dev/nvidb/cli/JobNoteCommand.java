@@ -1,9 +1,9 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.Queue;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,15 +40,15 @@ final class JobNoteCommand implements Callable<Integer> {
             throw new UsageException("give one of TEXT, --append TEXT or --clear");
         }
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             if (text != null) {
-                queue.setNote(jobId, text);
+                queue.control().setNote(jobId, text);
             } else if (append != null) {
-                queue.appendNote(jobId, append);
+                queue.control().appendNote(jobId, append);
             } else if (clear) {
-                queue.setNote(jobId, null);
+                queue.control().setNote(jobId, null);
             }
-            String note = queue.getJob(jobId).job().note();
+            String note = queue.reading().getJob(jobId).job().note();
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Noted(Json.SCHEMA_VERSION, true, jobId, note)));
             } else if (edits == 0 && note != null) {

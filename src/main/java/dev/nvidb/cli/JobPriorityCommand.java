@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.Queue;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,18 +44,18 @@ final class JobPriorityCommand implements Callable<Integer> {
             throw new UsageException("give one of N, +N, -N, --up N or --down N");
         }
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            JobView job = queue.getJob(jobId);
+            Queue queue = wiring.queue(options);
+            JobView job = queue.reading().getJob(jobId);
             if (value != null) {
-                queue.setPriority(jobId, adjusted(job.job().priority(), value));
+                queue.control().setPriority(jobId, adjusted(job.job().priority(), value));
             } else if (up != null || down != null) {
                 int places = up != null ? up : -down;
                 if (places == 0 || (up != null && up < 0) || (down != null && down < 0)) {
                     throw new UsageException("--up and --down take a positive number of places");
                 }
-                queue.move(jobId, places);
+                queue.control().move(jobId, places);
             }
-            int priority = queue.getJob(jobId).job().priority();
+            int priority = queue.reading().getJob(jobId).job().priority();
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Priority(Json.SCHEMA_VERSION, true, jobId, priority)));
             } else {

@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.Queue;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -48,8 +48,8 @@ final class JobPurgeCommand implements Callable<Integer> {
             }
         }
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            List<Long> purged = queue.purge(wanted);
+            Queue queue = wiring.queue(options);
+            List<Long> purged = queue.control().purge(wanted);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Purged(Json.SCHEMA_VERSION, true, purged)));
             } else {

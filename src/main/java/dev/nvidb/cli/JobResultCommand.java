@@ -1,9 +1,9 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.Queue;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,13 +38,13 @@ final class JobResultCommand implements Callable<Integer> {
             throw new UsageException("--set takes one JSON object, e.g. '{\"loss\": 0.12}'");
         }
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             if (set != null) {
-                queue.setResult(jobId, Json.compact(set));
+                queue.control().setResult(jobId, Json.compact(set));
             } else {
                 wiring.refresh(queue, options, true);
             }
-            String result = queue.getJob(jobId).job().result();
+            String result = queue.reading().getJob(jobId).job().result();
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Result(Json.SCHEMA_VERSION, true, jobId, Json.parse(result))));
                 return 0;

@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.output.JobDetailText;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJobs;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.Queue;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,11 +35,11 @@ final class JobShowCommand implements Callable<Integer> {
     public Integer call() {
         long jobId = JobIds.parse(id);
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            queue.getJob(jobId);
+            Queue queue = wiring.queue(options);
+            queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
-            JobView view = queue.getJob(jobId);
-            String tail = logs == null ? null : wiring.logs(queue).tail(view, false, logs);
+            JobView view = queue.reading().getJob(jobId);
+            String tail = logs == null ? null : queue.logs().tail(view, false, logs);
             if (options.json) {
                 context.out().println(Json.write(JsonJobs.one(Render.json(view), tail)));
             } else {

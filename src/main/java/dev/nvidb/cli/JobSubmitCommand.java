@@ -1,11 +1,10 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.SubmitRequest;
-import dev.nvidb.engine.TickMode;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.LocalHost;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.SubmitRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,19 +70,19 @@ final class JobSubmitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
-            long id = queue.submit(request);
+            long id = queue.submitting().submit(request);
             if (waitForEnd || options.tick) {
                 // The caller waits anyway: place the job in this process, now.
-                queue.tick(TickMode.FORCE);
-            } else if (!options.noTick && !SubmitTicker.ensure(context, queue.database().file(), options.local)) {
+                queue.ticking().now();
+            } else if (!options.noTick && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
                 // A new job is news the last tick did not see: place it now rather than at the next pass.
-                queue.tick(TickMode.FORCE);
+                queue.ticking().now();
             }
-            JobView job = queue.getJob(id);
+            JobView job = queue.reading().getJob(id);
             if (waitForEnd) {
-                return JobWaiting.await(context, wiring, queue, options, List.of(id), waitTimeout, 0);
+                return JobWaiting.await(context, queue, options, List.of(id), waitTimeout, 0);
             }
             Render.submitted(context, options.json, job);
             return 0;

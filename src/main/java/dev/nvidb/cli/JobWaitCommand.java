@@ -1,6 +1,6 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.QueueService;
+import dev.nvidb.queue.Queue;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,10 +33,10 @@ final class JobWaitCommand implements Callable<Integer> {
     public Integer call() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            jobs.forEach(queue::getJob);
+            Queue queue = wiring.queue(options);
+            jobs.forEach(queue.reading()::getJob);
             wiring.refresh(queue, options, true);
-            return JobWaiting.await(context, wiring, queue, options, jobs, timeout, logs);
+            return JobWaiting.await(context, queue, options, jobs, timeout, logs);
         }
     }
 }

@@ -1,82 +1,97 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonCommands;
+import dev.nvidb.output.WaitText;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Waiting;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * Blocks until jobs end, ticking the queue meanwhile (rate-limited and lease-guarded, so many
- * waiters make one round of SSH traffic). Exit code: 0 all completed, 1 any ended badly,
- * 2 the wait timed out with a job still pending or running.
+ * The CLI side of waiting for jobs ({@link Waiting} is the loop): on a terminal the jobs'
+ * states are redrawn in place on stderr while waiting and erased at the end; otherwise (no
+ * terminal, or stderr sent to a file) nothing is printed until the report. Exit code: 0 all completed, 1 any ended badly, 2 the wait timed
+ * out with a job still pending or running.
  */
 final class JobWaiting {
-
-    /** First pause between checks; it grows by half each time up to {@link #POLL_MAX}. */
-    private static final Duration POLL = Duration.ofMillis(100);
-    private static final Duration POLL_MAX = Duration.ofSeconds(1);
 
     private JobWaiting() {
     }
 
-    static int await(Context context, Wiring wiring, QueueService queue, QueueOptions options, List<Long> ids,
-                     Long timeoutSeconds, int logLines) {
-        Instant started = Instant.now();
-        Instant deadline = timeoutSeconds == null ? null : started.plusSeconds(timeoutSeconds);
-        List<JobView> jobs = views(queue, ids);
-        long pause = POLL.toMillis();
-        while (!allEnded(jobs)) {
-            if (deadline != null && Instant.now().isAfter(deadline)) {
-                return report(context, wiring, queue, options, jobs, true, logLines);
-            }
-            pause(pause);
-            pause = Math.min(POLL_MAX.toMillis(), pause + pause / 2);
-            if (!options.noTick) {
-                queue.tickIfOlderThan(freshness(Duration.between(started, Instant.now())));
-            }
-            jobs = views(queue, ids);
+    static int await(Context context, Queue queue, QueueOptions options, List<Long> ids, Long timeoutSeconds,
+                     int logLines) {
+        Progress progress = new Progress(context);
+        Waiting.Outcome outcome;
+        try {
+            outcome = queue.waiting().await(ids, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds),
+                    !options.noTick, progress);
+        } finally {
+            progress.erase();
         }
-        return report(context, wiring, queue, options, jobs, false, logLines);
+        return report(context, queue, options, outcome.jobs(), outcome.timedOut(), logLines);
     }
 
-    /**
-     * How old a tick may be before this waiter makes a new one: a quarter of the time waited so
-     * far, at least 200 ms (capped at tick_min_interval by the queue), so a short job's end is
-     * seen at once while many long waiters still make few rounds of SSH.
-     */
-    static Duration freshness(Duration waited) {
-        Duration quarter = waited.dividedBy(4);
-        return quarter.compareTo(FRESH_MIN) < 0 ? FRESH_MIN : quarter;
-    }
+    /** Redraws the jobs' states on a terminal's stderr; does nothing elsewhere. */
+    private static final class Progress implements Consumer<List<JobView>> {
 
-    private static final Duration FRESH_MIN = Duration.ofMillis(200);
+        private final Context context;
+        private final boolean drawing;
+        private List<String> shown = List.of();
 
-    private static List<JobView> views(QueueService queue, List<Long> ids) {
-        List<JobView> views = new ArrayList<>();
-        for (long id : ids) {
-            views.add(queue.getJob(id));
+        Progress(Context context) {
+            this.context = context;
+            this.drawing = context.terminal() && !stderrIsAFile();
         }
-        return views;
+
+        @Override
+        public void accept(List<JobView> jobs) {
+            if (!drawing) {
+                return;
+            }
+            List<String> lines = WaitText.lines(jobs, Terminal.width(context), Instant.now());
+            if (!lines.equals(shown)) {
+                context.err().print(WaitText.frame(shown.size(), lines));
+                context.err().flush();
+                shown = lines;
+            }
+        }
+
+        /**
+         * Whether this process's stderr was sent to a file ({@code 2>wait.log}) while stdin and
+         * stdout are a terminal: then nothing is drawn. Linux only; elsewhere the terminal
+         * check alone decides.
+         */
+        private static boolean stderrIsAFile() {
+            return Files.isRegularFile(Path.of("/proc/self/fd/2"));
+        }
+
+        void erase() {
+            if (!shown.isEmpty()) {
+                context.err().print(WaitText.erase(shown.size()));
+                context.err().flush();
+                shown = List.of();
+            }
+        }
     }
 
-    private static boolean allEnded(List<JobView> jobs) {
-        return jobs.stream().allMatch(job -> job.job().state().finished());
-    }
-
-    private static int report(Context context, Wiring wiring, QueueService queue, QueueOptions options,
-                              List<JobView> jobs, boolean timedOut, int logLines) {
+    private static int report(Context context, Queue queue, QueueOptions options, List<JobView> jobs,
+                              boolean timedOut, int logLines) {
         boolean allCompleted = jobs.stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
         int code = timedOut ? 2 : allCompleted ? 0 : 1;
-        java.util.Map<Long, String> logs = new java.util.LinkedHashMap<>();
+        Map<Long, String> logs = new LinkedHashMap<>();
         if (logLines > 0) {
             for (JobView job : jobs) {
                 if (job.jobDir() != null) {
-                    logs.put(job.id(), wiring.logs(queue).tail(job, false, logLines));
+                    logs.put(job.id(), queue.logs().tail(job, false, logLines));
                 }
             }
         }
@@ -99,15 +114,5 @@ final class JobWaiting {
             }
         }
         return code;
-    }
-
-    /** A pause between polls; the state lives in the database, written by other processes. */
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new dev.nvidb.error.UsageException("interrupted while waiting");
-        }
     }
 }

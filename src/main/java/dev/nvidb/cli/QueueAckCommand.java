@@ -1,9 +1,9 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.Queue;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,8 +35,8 @@ final class QueueAckCommand implements Callable<Integer> {
         }
         Long alert = id == null ? null : JobIds.parse(id);
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            int count = queue.acknowledge(alert);
+            Queue queue = wiring.queue(options);
+            int count = queue.reading().acknowledge(alert);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Acknowledged(Json.SCHEMA_VERSION, true, count)));
             } else {

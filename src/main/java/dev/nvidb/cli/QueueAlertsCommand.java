@@ -1,11 +1,11 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.output.QueueText;
-import dev.nvidb.store.Alert;
+import dev.nvidb.queue.AlertView;
+import dev.nvidb.queue.Queue;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,16 +34,16 @@ final class QueueAlertsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
-            List<Alert> open = queue.openAlerts();
+            List<AlertView> open = queue.reading().openAlerts();
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
                         open.stream().map(JsonQueue::alert).toList())));
             } else {
                 context.out().print(QueueText.alerts(open, Terminal.width(context)));
                 if (detail) {
-                    for (Alert alert : open) {
+                    for (AlertView alert : open) {
                         if (alert.detail() != null) {
                             context.out().println("--- alert " + alert.id() + " ---");
                             context.out().println(alert.detail().stripTrailing());

@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.output.EventText;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonEvents;
-import dev.nvidb.store.Event;
+import dev.nvidb.queue.EventView;
+import dev.nvidb.queue.Queue;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,11 +35,11 @@ final class QueueEventsCommand implements Callable<Integer> {
     public Integer call() {
         Long jobId = job == null ? null : JobIds.parse(job);
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
-            List<Event> events = queue.events(since, jobId, Math.max(1, limit));
+            List<EventView> events = queue.reading().events(since, jobId, Math.max(1, limit));
             if (options.json) {
-                context.out().println(Json.write(JsonEvents.of(events, since, queue.lastEventId())));
+                context.out().println(Json.write(JsonEvents.of(events, since, queue.reading().lastEventId())));
             } else {
                 events.forEach(event -> context.out().println(EventText.line(event)));
             }

@@ -1,8 +1,9 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.NodeAdmin;
+import dev.nvidb.queue.Queue;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,14 +30,14 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
 
     abstract String action();
 
-    abstract boolean apply(QueueService queue, String node);
+    abstract boolean apply(NodeAdmin admin, String node);
 
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
-            String name = queue.nodes().resolve(node);
-            boolean changed = apply(queue, name);
+            Queue queue = wiring.queue(options);
+            String name = queue.nodeAdmin().resolve(node);
+            boolean changed = apply(queue.nodeAdmin(), name);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.NodeChanged(Json.SCHEMA_VERSION, true, name, action(), changed)));
             } else {
@@ -56,8 +57,8 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             return "drained";
         }
 
-        boolean apply(QueueService queue, String node) {
-            return queue.drain(node, true);
+        boolean apply(NodeAdmin admin, String node) {
+            return admin.drain(node, true);
         }
     }
 
@@ -71,8 +72,8 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             return "resumed";
         }
 
-        boolean apply(QueueService queue, String node) {
-            return queue.drain(node, false);
+        boolean apply(NodeAdmin admin, String node) {
+            return admin.drain(node, false);
         }
     }
 
@@ -86,8 +87,8 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             return "ignored";
         }
 
-        boolean apply(QueueService queue, String node) {
-            return queue.ignore(node, true);
+        boolean apply(NodeAdmin admin, String node) {
+            return admin.ignore(node, true);
         }
     }
 
@@ -101,8 +102,8 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             return "unignored";
         }
 
-        boolean apply(QueueService queue, String node) {
-            return queue.ignore(node, false);
+        boolean apply(NodeAdmin admin, String node) {
+            return admin.ignore(node, false);
         }
     }
 }

@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.QueueStatus;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.output.QueueText;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.QueueStatus;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,9 +32,9 @@ final class QueueNodesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
-            QueueStatus status = queue.status(includeIgnored, 0);
+            QueueStatus status = queue.reading().status(includeIgnored, 0);
             if (options.json) {
                 context.out().println(Json.write(JsonQueue.nodes(status.nodes())));
             } else {

@@ -1,11 +1,11 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.QueueStatus;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.output.QueueText;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.QueueStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -34,9 +34,9 @@ final class QueueStatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
-            QueueStatus status = queue.status(false, Math.max(0, recent));
+            QueueStatus status = queue.reading().status(false, Math.max(0, recent));
             if (options.json) {
                 List<dev.nvidb.output.JsonJob> jobs = status.jobs().stream().map(Render::json).toList();
                 context.out().println(Json.write(JsonQueue.status(status, jobs)));

@@ -1,11 +1,11 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.TickMode;
-import dev.nvidb.engine.TickReport;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.TickResult;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,6 +23,9 @@ final class QueueTickCommand implements Callable<Integer> {
     @Option(names = "--watch", paramLabel = "SEC", description = "Tick every SEC seconds until interrupted.")
     Double watch;
 
+    /** How long the background submit ticker waits for the next submit before it exits. */
+    private static final Duration SUBMIT_LINGER = Duration.ofSeconds(3);
+
     @Option(names = "--background", hidden = true,
             description = "Run as the submit ticker: tick until recent submits are placed, print nothing.")
     boolean background;
@@ -32,28 +35,30 @@ final class QueueTickCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         if (watch != null && watch <= 0) {
             throw new UsageException("--watch takes a positive number of seconds, got " + watch);
         }
         try (Wiring wiring = new Wiring(context)) {
-            QueueService queue = wiring.queue(options);
+            Queue queue = wiring.queue(options);
             if (background) {
-                dev.nvidb.engine.SubmitTicks.run(queue, dev.nvidb.engine.SubmitTicks.LINGER);
+                queue.ticking().asSubmitTicker(SUBMIT_LINGER);
                 return 0;
             }
-            while (true) {
-                TickReport report = queue.tick(TickMode.FORCE);
+            if (watch == null) {
+                TickResult report = queue.ticking().now();
                 print(report);
-                if (watch == null) {
-                    return report.failed().isEmpty() ? 0 : 1;
-                }
-                Thread.sleep(Math.round(watch * 1000));
+                return report.failed().isEmpty() ? 0 : 1;
             }
+            queue.ticking().watch(Duration.ofMillis(Math.round(watch * 1000)), report -> {
+                print(report);
+                return true;
+            });
+            return 0;
         }
     }
 
-    private void print(TickReport report) {
+    private void print(TickResult report) {
         if (options.json) {
             context.out().println(Json.write(new JsonCommands.Ticked(Json.SCHEMA_VERSION, report.failed().isEmpty(), report.ran(),
                     report.answered(), report.failed(), report.skipped(), report.settled(), report.placed(),

@@ -1,10 +1,10 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.JobView;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJob;
 import dev.nvidb.output.JsonJobs;
 import dev.nvidb.output.JobText;
+import dev.nvidb.queue.JobView;
 import java.time.Instant;
 import java.util.List;
 

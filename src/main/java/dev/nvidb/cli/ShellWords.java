@@ -1,32 +1,15 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.agent.ShellQuote;
 import java.util.List;
-import java.util.regex.Pattern;
 
-/** Joins command words typed after {@code --} back into one shell command line, quoting where needed. */
+/** Joins command words typed after {@code --} back into one shell command line ({@link ShellQuote}). */
 final class ShellWords {
-
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
 
     private ShellWords() {
     }
 
     static String join(List<String> words) {
-        StringBuilder line = new StringBuilder();
-        for (String word : words) {
-            if (line.length() > 0) {
-                line.append(' ');
-            }
-            line.append(quote(word));
-        }
-        return line.toString();
-    }
-
-    /** The word as the shell must see it to get it back unchanged. */
-    static String quote(String word) {
-        if (!word.isEmpty() && PLAIN.matcher(word).matches()) {
-            return word;
-        }
-        return "'" + word.replace("'", "'\\''") + "'";
+        return ShellQuote.join(words);
     }
 }

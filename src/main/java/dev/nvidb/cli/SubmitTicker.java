@@ -1,6 +1,6 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.engine.SubmitTicks;
+import dev.nvidb.queue.Ticking;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,16 +23,17 @@ final class SubmitTicker {
     private SubmitTicker() {
     }
 
-    /** Makes sure a ticker runs for {@code database}; false when the caller must tick itself. */
-    static boolean ensure(Context context, Path database, boolean local) {
+    /** Makes sure a ticker runs for the queue's database; false when the caller must tick itself. */
+    static boolean ensure(Context context, Ticking ticking, boolean local) {
         String launcher = context.environment().get(LAUNCHER);
         if (launcher == null || "inline".equals(context.environment().get(MODE))
                 || !Files.isExecutable(Path.of(launcher))) {
             return false;
         }
-        if (!SubmitTicks.idle(database)) {
+        if (!ticking.submitTickerIdle()) {
             return true;
         }
+        Path database = ticking.databaseFile();
         List<String> command = new ArrayList<>();
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             command.add("/usr/bin/setsid");

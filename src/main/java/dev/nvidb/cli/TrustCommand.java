@@ -3,13 +3,14 @@ package dev.nvidb.cli;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.ServerConfig;
-import dev.nvidb.error.SshException;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
 import dev.nvidb.ssh.HostKeyScan;
 import dev.nvidb.ssh.SshPool;
 import dev.nvidb.ssh.SshTarget;
+import dev.nvidb.ssh.TrustDecision;
 import java.io.Console;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -54,7 +55,10 @@ final class TrustCommand implements Callable<Integer> {
             HostKeyScan scan = pool.scan(target);
             String where = scan.port() == 22 ? scan.host() : "[" + scan.host() + "]:" + scan.port();
             context.err().println(server.name() + " (" + where + ") presents " + scan.keyType() + " " + scan.fingerprint());
-            boolean recorded = decide(scan, where);
+            if (scan.status() == HostKeyScan.Status.KNOWN) {
+                context.err().println("already trusted: this key is in known_hosts");
+            }
+            boolean recorded = TrustDecision.record(scan, node, where, expected, yes, this::confirm);
             if (recorded) {
                 pool.trust(target, scan.key());
                 context.err().println("recorded in " + config.home().display(config.basic().knownHosts()));
@@ -67,40 +71,13 @@ final class TrustCommand implements Callable<Integer> {
         }
     }
 
-    private boolean decide(HostKeyScan scan, String where) {
-        switch (scan.status()) {
-            case KNOWN -> {
-                context.err().println("already trusted: this key is in known_hosts");
-                return false;
-            }
-            case CHANGED -> throw new SshException("host key for " + node + " (" + where + ") has CHANGED from the one"
-                    + " in known_hosts; refusing to replace it", "if the change is expected, remove the old entry with"
-                    + " 'ssh-keygen -R \"" + where + "\"' and run 'nvidb trust " + node + "' again");
-            default -> {
-                if (expected != null) {
-                    if (!expected.equals(scan.fingerprint())) {
-                        throw new SshException("host key fingerprint for " + node + " is " + scan.fingerprint()
-                                + ", not the expected " + expected, "do not trust this host until you know why");
-                    }
-                    return true;
-                }
-                return yes || confirm();
-            }
-        }
-    }
-
-    private boolean confirm() {
+    /** Asks on the terminal; empty when there is none. */
+    private Optional<Boolean> confirm() {
         Console console = context.terminal() ? System.console() : null;
         if (console == null) {
-            throw new UsageException("not recorded: no terminal to confirm the fingerprint on",
-                    "compare it with the server's own ('ssh-keygen -lf /etc/ssh/ssh_host_*_key.pub'), then run"
-                            + " 'nvidb trust " + node + " --yes' or '--fingerprint SHA256:…'");
+            return Optional.empty();
         }
         String answer = console.readLine("Trust this key and record it? [y/N] ");
-        if (answer == null || !answer.strip().toLowerCase().startsWith("y")) {
-            throw new UsageException("not recorded");
-        }
-        return true;
+        return Optional.of(answer != null && answer.strip().toLowerCase().startsWith("y"));
     }
-
 }

@@ -6,17 +6,11 @@ import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
-import dev.nvidb.engine.LogReader;
-import dev.nvidb.engine.QueueNodes;
-import dev.nvidb.engine.QueueService;
-import dev.nvidb.engine.TickMode;
-import dev.nvidb.engine.TickSettings;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
-import dev.nvidb.store.Database;
+import dev.nvidb.queue.Queue;
 import java.nio.file.Path;
-import java.time.Clock;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
 import dev.nvidb.node.SshShell;
@@ -41,7 +35,7 @@ final class Wiring implements AutoCloseable {
     private final Context context;
     private NvidbConfig config;
     private SshPool pool;
-    private QueueService queue;
+    private Queue queue;
 
     Wiring(Context context) {
         this.context = context;
@@ -111,7 +105,7 @@ final class Wiring implements AutoCloseable {
      * Opens the queue this command works on: $NVIDB_HOME/queue.db or {@code --db-path}, with
      * the queue's nodes from queue.yml (or config.yml).
      */
-    QueueService queue(QueueOptions options) {
+    Queue queue(QueueOptions options) {
         if (queue != null) {
             return queue;
         }
@@ -124,9 +118,8 @@ final class Wiring implements AutoCloseable {
             throw new UsageException("give --tick or --no-tick, not both");
         }
         Path file = options.dbPath == null ? loaded.home().queueDb() : home().expand(options.dbPath);
-        QueueNodes nodes = new QueueNodes(loaded, this::nodes, LocalHost.shortName());
-        queue = new QueueService(Database.open(file), nodes, Clock.systemUTC(),
-                new TickSettings(loaded.queue(), AgentScript.bundled(), nodeTimeout()));
+        queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
+                Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()));
         return queue;
     }
 
@@ -134,16 +127,15 @@ final class Wiring implements AutoCloseable {
      * Brings the queue up to date before a command reads it: a tick, unless {@code --no-tick};
      * {@code --tick} forces one even if another ran moments ago.
      */
-    void refresh(QueueService service, QueueOptions options, boolean byDefault) {
+    void refresh(Queue service, QueueOptions options, boolean byDefault) {
         if (options.noTick || !byDefault && !options.tick) {
             return;
         }
-        service.tick(options.tick ? TickMode.FORCE : TickMode.IF_DUE);
-    }
-
-    /** Reads job output on the nodes. */
-    LogReader logs(QueueService service) {
-        return new LogReader(service, Duration.ofSeconds(config().basic().connectTimeout() + config().basic().commandTimeout()));
+        if (options.tick) {
+            service.ticking().now();
+        } else {
+            service.ticking().ifDue();
+        }
     }
 
     @Override

@@ -15,9 +15,4 @@ public record BackupConfig(boolean enabled, int intervalHours, int keep, Path di
     public static BackupConfig defaults() {
         return new BackupConfig(false, 24, 7, null);
     }
-
-    /** The directory backups go to, resolving the default against {@code home}. */
-    public Path resolveDirectory(NvidbHome home) {
-        return directory != null ? directory : home.backupsDir();
-    }
 }

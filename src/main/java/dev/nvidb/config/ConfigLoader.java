@@ -31,11 +31,6 @@ public final class ConfigLoader {
         this.env = Map.copyOf(env);
     }
 
-    /** Loads from the real environment and home; only command entry points should call this. */
-    public static NvidbConfig loadFromSystem() {
-        return new ConfigLoader(NvidbHome.fromSystem(), System.getenv()).load();
-    }
-
     /** The keys every section accepts. */
     public static ConfigSchema schema() {
         return ConfigSchema.current();

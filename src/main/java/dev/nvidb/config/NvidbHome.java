@@ -34,11 +34,6 @@ public record NvidbHome(Path dir, Path userHome) {
         return new NvidbHome(userHome.resolve(".nvidb"), userHome);
     }
 
-    /** The real process environment; only command entry points should call this. */
-    public static NvidbHome fromSystem() {
-        return fromEnvironment(System.getenv(), System.getProperty("user.home"));
-    }
-
     public Path configYml() {
         return dir.resolve("config.yml");
     }

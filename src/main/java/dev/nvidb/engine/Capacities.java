@@ -19,13 +19,13 @@ import java.util.Map;
  * leads) and by everything else. Memory the driver counts but no listed process explains is
  * charged as foreign: the queue fails closed.
  */
-final class Capacities {
+public final class Capacities {
 
     private Capacities() {
     }
 
     /** The node's capacity from this tick's answer. */
-    static NodeCapacity answered(String node, ProbeReply reply, List<StoredJob> runningHere) {
+    public static NodeCapacity answered(String node, ProbeReply reply, List<StoredJob> runningHere) {
         Map<Long, Long> jobBySession = new HashMap<>();
         for (StoredJob job : runningHere) {
             if (job.process() != null) {

@@ -9,6 +9,8 @@ import dev.nvidb.agent.RunScript;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.node.Node;
+import dev.nvidb.node.NodeAnswer;
+import dev.nvidb.node.ProbeRound;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.JobAnnotations;
 import dev.nvidb.store.JobStore;

@@ -4,6 +4,8 @@ import dev.nvidb.agent.AgentRequest;
 import dev.nvidb.agent.KillReport;
 import dev.nvidb.agent.KillRequest;
 import dev.nvidb.node.Node;
+import dev.nvidb.node.NodeAnswer;
+import dev.nvidb.node.ProbeRound;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.ReapStore;

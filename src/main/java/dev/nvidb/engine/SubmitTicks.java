@@ -24,8 +24,6 @@ import java.time.Duration;
  */
 public final class SubmitTicks {
 
-    /** How long an idle ticker waits for another submit before it exits. */
-    public static final Duration LINGER = Duration.ofSeconds(3);
     private static final Duration POLL = Duration.ofMillis(100);
 
     private SubmitTicks() {
@@ -51,7 +49,7 @@ public final class SubmitTicks {
      * Ticks {@code queue} until it has placed every job submitted so far and none arrived during
      * {@code linger}. Returns the number of ticks run; 0 when another ticker holds the lock.
      */
-    public static int run(QueueService queue, Duration linger) {
+    public static int run(QueueEngine queue, Duration linger) {
         Path database = queue.database().file();
         JobStore jobs = new JobStore(queue.database());
         int ticks = 0;

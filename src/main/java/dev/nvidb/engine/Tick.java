@@ -7,6 +7,8 @@ import dev.nvidb.config.QueueConfig;
 import dev.nvidb.model.JobState;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.node.Node;
+import dev.nvidb.node.NodeAnswer;
+import dev.nvidb.node.ProbeRound;
 import dev.nvidb.scheduler.NodeCapacity;
 import dev.nvidb.scheduler.Plan;
 import dev.nvidb.scheduler.PlacementMode;

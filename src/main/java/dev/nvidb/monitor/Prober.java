@@ -1,26 +1,24 @@
 package dev.nvidb.monitor;
 
-import dev.nvidb.agent.AgentReplyParser;
 import dev.nvidb.agent.AgentRequest;
 import dev.nvidb.agent.AgentScript;
-import dev.nvidb.error.NvidbException;
-import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
-import dev.nvidb.node.CommandResult;
-import dev.nvidb.node.Fanout;
 import dev.nvidb.node.Node;
+import dev.nvidb.node.NodeAnswer;
+import dev.nvidb.node.ProbeRound;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Probes nodes with the agent, all at once: each node gets its own thread and its own
- * timeout, so a hung node costs only its own answer. One exec per node per probe.
+ * Probes nodes for the monitor through the same {@link ProbeRound} the queue's tick uses: each
+ * node gets its own thread and its own timeout, so a hung node costs only its own answer. One
+ * exec per node per probe.
  */
 public final class Prober {
 
-    private final AgentScript script;
-    private final Duration timeout;
-    private final String requestJson;
+    private final ProbeRound round;
+    private final AgentRequest request;
 
     /**
      * @param script  the agent to ship
@@ -28,30 +26,23 @@ public final class Prober {
      * @param jobRoot where the node measures free disk ({@code ~} is the node's home)
      */
     public Prober(AgentScript script, Duration timeout, String jobRoot) {
-        this.script = script;
-        this.timeout = timeout;
-        this.requestJson = AgentRequest.probe(jobRoot).toJson();
+        this.round = new ProbeRound(script, timeout);
+        this.request = AgentRequest.probe(jobRoot);
     }
 
     /** Probes every node in parallel; the result list is in the order of {@code nodes}. */
     public List<ProbeResult> probeAll(List<Node> nodes) {
-        return Fanout.each(nodes, this::probe, timeout.plusSeconds(5),
-                (node, why) -> ProbeResult.failed(node.name(), node.address(), why, timeout));
-    }
-
-    /** Probes one node; failures become a {@link ProbeResult} with the reason, never an exception. */
-    public ProbeResult probe(Node node) {
-        long start = System.nanoTime();
-        try {
-            CommandResult result = node.shell().run(script.onceCommand(), script.onceInput(requestJson), timeout);
-            NodeSnapshot snapshot = AgentReplyParser.parse(node.name(), result.stdout(), result.stderr());
-            return ProbeResult.answered(node.name(), node.address(), snapshot, since(start));
-        } catch (NvidbException e) {
-            return ProbeResult.failed(node.name(), node.address(), e.getMessage(), since(start));
+        List<NodeAnswer> answers = round.each(nodes, node -> request);
+        List<ProbeResult> results = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            results.add(result(nodes.get(i), answers.get(i)));
         }
+        return results;
     }
 
-    private static Duration since(long startNanos) {
-        return Duration.ofNanos(System.nanoTime() - startNanos);
+    private static ProbeResult result(Node node, NodeAnswer answer) {
+        return answer.answered()
+                ? ProbeResult.answered(node.name(), node.address(), answer.reply().snapshot(), answer.elapsed())
+                : ProbeResult.failed(node.name(), node.address(), answer.failure(), answer.elapsed());
     }
 }

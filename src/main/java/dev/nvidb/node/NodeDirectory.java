@@ -1,7 +1,6 @@
 package dev.nvidb.node;
 
 import dev.nvidb.config.ServerConfig;
-import dev.nvidb.error.UsageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,16 +40,5 @@ public final class NodeDirectory {
             nodes.add(new Node(server.name(), false, remoteShells.apply(server)));
         }
         return nodes;
-    }
-
-    /** The nodes whose names are listed, failing on a name that is not configured. */
-    public static List<Node> select(List<Node> nodes, List<String> names) {
-        List<Node> selected = new ArrayList<>();
-        for (String name : names) {
-            selected.add(nodes.stream().filter(node -> node.name().equals(name)).findFirst()
-                    .orElseThrow(() -> new UsageException("no node named '" + name + "'",
-                            "configured nodes: " + String.join(", ", nodes.stream().map(Node::name).toList()))));
-        }
-        return selected;
     }
 }

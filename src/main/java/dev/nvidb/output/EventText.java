@@ -1,6 +1,6 @@
 package dev.nvidb.output;
 
-import dev.nvidb.store.Event;
+import dev.nvidb.queue.EventView;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -14,7 +14,7 @@ public final class EventText {
     private EventText() {
     }
 
-    public static String line(Event event) {
+    public static String line(EventView event) {
         StringBuilder line = new StringBuilder(String.format("%6d  %s  %-10s", event.id(), TIME.format(event.at()),
                 event.kind()));
         if (event.jobId() != null) {
@@ -23,7 +23,7 @@ public final class EventText {
         if (event.node() != null) {
             line.append("  on ").append(event.node());
         }
-        Map<String, Object> detail = event.detailMap();
+        Map<String, Object> detail = Json.readObject(event.detail());
         if (!detail.isEmpty()) {
             line.append("  ").append(detail.entrySet().stream().filter(entry -> entry.getValue() != null)
                     .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" ")));

@@ -39,6 +39,23 @@ public final class Json {
         }
     }
 
+    /**
+     * A stored JSON object (an event's detail) as a map in document order; empty for null or for
+     * text that is not an object.
+     */
+    @SuppressWarnings("unchecked")
+    public static java.util.Map<String, Object> readObject(String text) {
+        if (text == null) {
+            return java.util.Map.of();
+        }
+        try {
+            Object value = MAPPER.readValue(text, Object.class);
+            return value instanceof java.util.Map<?, ?> map ? (java.util.Map<String, Object>) map : java.util.Map.of();
+        } catch (JsonProcessingException e) {
+            return java.util.Map.of();
+        }
+    }
+
     /** {@code value} as one line of JSON (for stored documents and raw embedding). */
     public static String compact(Object value) {
         try {

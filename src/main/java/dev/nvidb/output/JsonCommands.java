@@ -1,6 +1,6 @@
 package dev.nvidb.output;
 
-import dev.nvidb.engine.QueueService.Change;
+import dev.nvidb.queue.JobChange;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +23,7 @@ public final class JsonCommands {
     }
 
     /** {@code job cancel|requeue --json}: one entry per job. */
-    public record JobsChanged(int schemaVersion, boolean ok, List<Change> jobs) {
+    public record JobsChanged(int schemaVersion, boolean ok, List<JobChange> jobs) {
     }
 
     /** {@code job logs --json}: the text read and the offset to continue from. */

@@ -1,6 +1,6 @@
 package dev.nvidb.output;
 
-import dev.nvidb.store.Event;
+import dev.nvidb.queue.EventView;
 import java.util.List;
 import java.util.Map;
 
@@ -19,9 +19,9 @@ public record JsonEvents(int schemaVersion, boolean ok, long nextSince, List<Jso
      * @param lastId the newest event id in the log (0 when empty): a cursor past it is brought
      *               back, so a client that stores {@code next_since} never skips what comes next
      */
-    public static JsonEvents of(List<Event> events, long since, long lastId) {
+    public static JsonEvents of(List<EventView> events, long since, long lastId) {
         long next = events.isEmpty() ? Math.min(since, lastId) : events.get(events.size() - 1).id();
         return new JsonEvents(Json.SCHEMA_VERSION, true, next, events.stream().map(event -> new JsonEvent(event.id(),
-                JsonJob.seconds(event.at()), event.jobId(), event.node(), event.kind(), event.detailMap())).toList());
+                JsonJob.seconds(event.at()), event.jobId(), event.node(), event.kind(), Json.readObject(event.detail()))).toList());
     }
 }

@@ -1,12 +1,12 @@
 package dev.nvidb.output;
 
-import dev.nvidb.engine.GpuView;
-import dev.nvidb.engine.NodeView;
-import dev.nvidb.engine.QueueStatus;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.queue.AlertView;
+import dev.nvidb.queue.GpuView;
+import dev.nvidb.queue.NodeView;
+import dev.nvidb.queue.QueueStatus;
 import dev.nvidb.scheduler.GpuBudget;
-import dev.nvidb.store.Alert;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +47,7 @@ public final class JsonQueue {
         return new Nodes(Json.SCHEMA_VERSION, true, nodes.stream().map(JsonQueue::node).toList());
     }
 
-    public static JsonAlert alert(Alert alert) {
+    public static JsonAlert alert(AlertView alert) {
         return new JsonAlert(alert.id(), JsonJob.seconds(alert.at()), alert.kind(), alert.severity(), alert.jobId(),
                 alert.node(), alert.message(), alert.detail());
     }

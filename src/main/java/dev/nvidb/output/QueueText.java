@@ -1,11 +1,11 @@
 package dev.nvidb.output;
 
-import dev.nvidb.engine.GpuView;
-import dev.nvidb.engine.NodeView;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.queue.AlertView;
+import dev.nvidb.queue.GpuView;
+import dev.nvidb.queue.NodeView;
 import dev.nvidb.scheduler.GpuBudget;
-import dev.nvidb.store.Alert;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -33,9 +33,9 @@ public final class QueueText {
         return out.toString();
     }
 
-    public static String alerts(List<Alert> alerts, int width) {
+    public static String alerts(List<AlertView> alerts, int width) {
         StringBuilder out = new StringBuilder();
-        for (Alert alert : alerts) {
+        for (AlertView alert : alerts) {
             out.append(Units.fit(String.format(Locale.ROOT, "! %d %s %s", alert.id(), alert.kind(), alert.message()), width))
                     .append('\n');
         }

@@ -5,7 +5,6 @@ import dev.nvidb.model.JobState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The queue's side of one tick, read from the database: what waits, what runs, and the
@@ -41,11 +40,6 @@ public record QueueSnapshot(List<Job> pending, List<Job> running, Map<Long, JobS
         running.forEach(job -> states.put(job.id(), JobState.RUNNING));
         pending.forEach(job -> states.put(job.id(), JobState.PENDING));
         return states;
-    }
-
-    /** The state of job {@code id}, or empty when the queue no longer knows it (purged). */
-    public Optional<JobState> findState(long id) {
-        return Optional.ofNullable(statesById().get(id));
     }
 
     private static void requireState(Job job, JobState state) {

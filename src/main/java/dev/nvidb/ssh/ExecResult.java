@@ -20,11 +20,6 @@ public record ExecResult(Integer exitStatus, String exitSignal, byte[] stdout, b
         return new String(stderr, StandardCharsets.UTF_8);
     }
 
-    /** True when the command exited with status 0. */
-    public boolean succeeded() {
-        return exitStatus != null && exitStatus == 0;
-    }
-
     @Override
     public String toString() {
         return "ExecResult[exitStatus=" + exitStatus + ", exitSignal=" + exitSignal

@@ -59,11 +59,6 @@ public record SshSettings(
                 home, environment, prompt);
     }
 
-    public SshSettings withSshConfig(Path file) {
-        return new SshSettings(connectTimeout, authTimeout, commandTimeout, hostKeyPolicy, file, knownHosts,
-                home, environment, prompt);
-    }
-
     public SshSettings withEnvironment(Map<String, String> env) {
         return new SshSettings(connectTimeout, authTimeout, commandTimeout, hostKeyPolicy, sshConfig, knownHosts,
                 home, env, prompt);

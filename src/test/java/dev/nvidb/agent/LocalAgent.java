@@ -47,10 +47,15 @@ final class LocalAgent {
 
     /** Sends one request; the agent must answer and exit (its job processes may live on). */
     ProbeReply send(AgentRequest request) {
+        return send(request.toJson());
+    }
+
+    /** Sends one request line as given (to send what {@link AgentRequest} would refuse to render). */
+    ProbeReply send(String requestJson) {
         try {
             Process agent = start();
             try (OutputStream in = agent.getOutputStream()) {
-                in.write(script.onceInput(request.toJson()));
+                in.write(script.onceInput(requestJson));
             }
             byte[] stdout = agent.getInputStream().readAllBytes();  // EOF only when no job holds the pipe
             if (!agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {

@@ -50,17 +50,6 @@ class RunScriptTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-        "plain           | 'plain'",
-        "it's            | 'it'\\''s'",
-        "$(x) `y` ;z     | '$(x) `y` ;z'",
-        "'               | ''\\'''",
-    })
-    void quotesWithSingleQuotes(String value, String quoted) {
-        assertEquals(quoted, RunScript.quote(value));
-    }
-
-    @ParameterizedTest
     @CsvSource(delimiter = '|', nullValues = "NULL", value = {
         "NULL            | NULL",
         "~               | \"$HOME\"",
@@ -96,7 +85,7 @@ class RunScriptTest {
     void nastyCommandArgumentsAreKeptExactly() throws Exception {
         for (String value : NASTY) {
             String nasty = value.replace("PWNED", pwned.toString());
-            String command = "printf '%s\\0' " + RunScript.quote(nasty) + " \"two words\"";
+            String command = "printf '%s\\0' " + ShellQuote.quote(nasty) + " \"two words\"";
 
             Run run = run(spec("n", command, null, Map.of()), assignment(List.of(0)));
 
@@ -151,7 +140,7 @@ class RunScriptTest {
 
     @Test
     void missingWorkdirFailsClearlyWithoutRunningTheCommand() throws Exception {
-        Run run = run(spec("n", "touch " + RunScript.quote(pwned.toString()), "~/no such dir", Map.of()),
+        Run run = run(spec("n", "touch " + ShellQuote.quote(pwned.toString()), "~/no such dir", Map.of()),
                 assignment(List.of()));
 
         assertEquals(RunScript.EXIT_NO_WORKDIR, run.exit);

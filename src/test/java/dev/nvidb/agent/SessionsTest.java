@@ -2,6 +2,7 @@ package dev.nvidb.agent;
 
 import static dev.nvidb.testing.FakeGpuState.ProcessKind.COMPUTE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.testing.FakeGpuState;
@@ -24,11 +25,11 @@ class SessionsTest extends LocalJobs {
 
         ProbeReply reply = agent.send(AgentRequest.probe(ROOT).withJobs(List.of(launch.query())));
 
-        assertEquals(wrapper.pid(), reply.findSession(child).orElseThrow().sid());
+        assertEquals(wrapper.pid(), reply.sessions().get(child).sid());
         // The job has a process group of its own, so its kills never reach the wrapper.
-        assertTrue(reply.findSession(child).orElseThrow().pgid() != wrapper.pgid());
-        assertTrue(reply.findSession(stranger).orElseThrow().sid() != wrapper.pid());
-        assertTrue(reply.findSession(AgentScriptTest.NO_SUCH_PID).isEmpty(), "a gone process has no entry");
+        assertTrue(reply.sessions().get(child).pgid() != wrapper.pgid());
+        assertTrue(reply.sessions().get(stranger).sid() != wrapper.pid());
+        assertFalse(reply.sessions().containsKey(AgentScriptTest.NO_SUCH_PID), "a gone process has no entry");
         assertEquals(JobReport.Status.RUNNING, reply.findJob(1).orElseThrow().status());
         assertEquals(2, reply.snapshot().gpus().get(0).processes().size() - 1);
     }

@@ -85,7 +85,7 @@ class QueueLifecycleTest {
     @Test
     void afterWaitsForSuccessAndFailsWithItsDependencyWhileAfterAnyRuns() throws IOException {
         QueueFixtureSsh client = client();
-        long first = client.submit("--", "sleep 1; exit 2");
+        long first = client.submit("--", "sleep 5; exit 2");  // outlives the next two submits on a loaded machine
         long needsSuccess = client.submit("--after", String.valueOf(first), "--", "echo never");
         long anyEnd = client.submit("--after-any", String.valueOf(first), "--", "echo ran");
         JsonNode waiting = client.job(needsSuccess);

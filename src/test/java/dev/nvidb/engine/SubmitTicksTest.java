@@ -22,8 +22,8 @@ class SubmitTicksTest {
     @TempDir
     Path dir;
 
-    private static QueueService queue(FakeCluster cluster) {
-        return new QueueService(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings);
+    private static QueueEngine queue(FakeCluster cluster) {
+        return new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings);
     }
 
     @Test

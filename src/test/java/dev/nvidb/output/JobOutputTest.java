@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.QueueService;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.JobChange;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -68,8 +68,8 @@ class JobOutputTest {
     @Test
     void jobCancelMatchesGoldenFile() throws Exception {
         Object changed = CliRecords.create("JobsChanged", Json.SCHEMA_VERSION, false, List.of(
-                new QueueService.Change(9, true, "cancelled", "cancelled job 9"),
-                new QueueService.Change(7, false, "completed", "job 7 already ended: completed")));
+                new JobChange(9, true, "cancelled", "cancelled job 9"),
+                new JobChange(7, false, "completed", "job 7 already ended: completed")));
         Golden.assertMatches("job-cancel.json", Json.write(changed));
     }
 

@@ -4,7 +4,7 @@ import static dev.nvidb.output.QueueSamples.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.nvidb.engine.QueueStatus;
+import dev.nvidb.queue.QueueStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

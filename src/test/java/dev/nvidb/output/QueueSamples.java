@@ -1,9 +1,9 @@
 package dev.nvidb.output;
 
-import dev.nvidb.engine.GpuView;
-import dev.nvidb.engine.JobView;
-import dev.nvidb.engine.NodeView;
-import dev.nvidb.engine.QueueStatus;
+import dev.nvidb.queue.GpuView;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.NodeView;
+import dev.nvidb.queue.QueueStatus;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Dependency;
 import dev.nvidb.model.GpuProcess;
@@ -18,8 +18,8 @@ import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.scheduler.GpuBudget;
 import dev.nvidb.scheduler.GpuCapacity;
-import dev.nvidb.store.Alert;
-import dev.nvidb.store.Event;
+import dev.nvidb.queue.AlertView;
+import dev.nvidb.queue.EventView;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -185,12 +185,12 @@ final class QueueSamples {
         return List.of(upNode(), downNode(), neverSeenNode());
     }
 
-    static List<Alert> openAlerts() {
+    static List<AlertView> openAlerts() {
         return List.of(
-                new Alert(4, ago(5880), "job_failed:8:1", "job_failed", "error", 8L, "gpu-a",
+                new AlertView(4, ago(5880), "job_failed:8:1", "job_failed", "error", 8L, "gpu-a",
                         "job 8 (prep) exited with status 1 on gpu-a",
                         "Traceback (most recent call last):\nFileNotFoundError: data/raw/shard-03.csv", null),
-                new Alert(5, ago(300), "node_down:gpu-b:" + ago(330).toEpochMilli(), "node_down", "error", null, "gpu-b",
+                new AlertView(5, ago(300), "node_down:gpu-b:" + ago(330).toEpochMilli(), "node_down", "error", null, "gpu-b",
                         "node gpu-b is not answering: gpu-b (10.0.0.3:22): no answer within 5 s while connecting", null,
                         null));
     }
@@ -206,23 +206,23 @@ final class QueueSamples {
 
     // ---- events ----
 
-    static List<Event> events() {
+    static List<EventView> events() {
         return List.of(
-                new Event(41, ago(5880), 8L, null, "failed",
+                new EventView(41, ago(5880), 8L, null, "failed",
                         "{\"from\":\"running\",\"exit_code\":1,\"error\":\"exited with status 1\"}"),
-                new Event(42, ago(3400), 7L, null, "completed",
+                new EventView(42, ago(3400), 7L, null, "completed",
                         "{\"from\":\"running\",\"exit_code\":0,\"error\":null}"),
-                new Event(43, ago(2900), 9L, null, "retried", "{\"from\":\"running\",\"attempt\":1,"
+                new EventView(43, ago(2900), 9L, null, "retried", "{\"from\":\"running\",\"attempt\":1,"
                         + "\"reason\":\"its process vanished on gpu-b without an exit status\"}"),
-                new Event(44, ago(1200), 10L, "gpu-a", "placed",
+                new EventView(44, ago(1200), 10L, "gpu-a", "placed",
                         "{\"gpu_ids\":[0],\"attempt\":1,\"launch_token\":\"token-gpu-a-1-[0]\"}"),
-                new Event(45, ago(1199), 10L, null, "started", "{\"pid\":4242,\"attempt\":1}"),
-                new Event(46, ago(600), 12L, null, "submitted",
+                new EventView(45, ago(1199), 10L, null, "started", "{\"pid\":4242,\"attempt\":1}"),
+                new EventView(46, ago(600), 12L, null, "submitted",
                         "{\"name\":\"train\",\"gpus\":1,\"vram_mb\":61440,\"priority\":0}"),
-                new Event(47, ago(300), 9L, "gpu-b", "unverified", null),
-                new Event(48, ago(200), 10L, null, "priority", "{\"priority\":5}"),
-                new Event(49, ago(100), null, "gpu-c", "drained", null),
-                new Event(50, ago(60), 3L, "gpu-a", "reaped", "{\"reap_id\":2}"),
-                new Event(51, ago(30), null, null, "purged", "{\"count\":2,\"states\":[\"completed\",\"cancelled\"]}"));
+                new EventView(47, ago(300), 9L, "gpu-b", "unverified", null),
+                new EventView(48, ago(200), 10L, null, "priority", "{\"priority\":5}"),
+                new EventView(49, ago(100), null, "gpu-c", "drained", null),
+                new EventView(50, ago(60), 3L, "gpu-a", "reaped", "{\"reap_id\":2}"),
+                new EventView(51, ago(30), null, null, "purged", "{\"count\":2,\"states\":[\"completed\",\"cancelled\"]}"));
     }
 }

@@ -1,6 +1,5 @@
-package dev.nvidb.engine;
+package dev.nvidb.queue;
 
-import dev.nvidb.store.Alert;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,5 +9,5 @@ import java.util.Map;
  * still owed, and when the last tick ran.
  */
 public record QueueStatus(List<NodeView> nodes, List<JobView> jobs, Map<String, Integer> counts,
-                          List<Alert> openAlerts, int pendingReaps, Instant lastTickAt) {
+                          List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt) {
 }

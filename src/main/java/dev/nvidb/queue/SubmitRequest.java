@@ -1,4 +1,4 @@
-package dev.nvidb.engine;
+package dev.nvidb.queue;
 
 import java.util.List;
 import java.util.Map;

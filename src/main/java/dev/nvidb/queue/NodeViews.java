@@ -1,8 +1,9 @@
-package dev.nvidb.engine;
+package dev.nvidb.queue;
 
 import dev.nvidb.agent.AgentReplyParser;
 import dev.nvidb.agent.ProbeReply;
 import dev.nvidb.agent.ProcessSession;
+import dev.nvidb.engine.Capacities;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.Job;
@@ -22,11 +23,11 @@ import java.util.Map;
  * Builds node views from what the database holds: each node's last answer, read with the
  * same accounting the scheduler uses, so {@code free_mb} is what a new job could reserve.
  */
-final class StatusReader {
+final class NodeViews {
 
     private final long headroomMb;
 
-    StatusReader(long headroomMb) {
+    NodeViews(long headroomMb) {
         this.headroomMb = headroomMb;
     }
 

@@ -1,5 +1,6 @@
-package dev.nvidb.engine;
+package dev.nvidb.queue;
 
+import dev.nvidb.engine.QueueNodes;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Dependency;
 import dev.nvidb.model.JobSpec;

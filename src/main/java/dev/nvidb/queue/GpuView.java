@@ -1,4 +1,4 @@
-package dev.nvidb.engine;
+package dev.nvidb.queue;
 
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.scheduler.GpuBudget;

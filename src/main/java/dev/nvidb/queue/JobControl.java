@@ -1,0 +1,161 @@
+package dev.nvidb.queue;
+
+import dev.nvidb.engine.QueueEngine;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobState;
+import dev.nvidb.store.Expected;
+import dev.nvidb.store.JobAnnotations;
+import dev.nvidb.store.JobFilter;
+import dev.nvidb.store.JobStore;
+import dev.nvidb.store.JobTransitions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Changing jobs: cancel and requeue (each a compare-and-set, so neither waits for a tick in
+ * progress, with the kill of a running job recorded in the same transaction and sent right
+ * away), priority (set, or move a pending job N places), note, result, and purge.
+ */
+public final class JobControl {
+
+    private final QueueEngine engine;
+    private final StatusReading reading;
+    private final JobTransitions transitions;
+    private final JobAnnotations annotations;
+
+    JobControl(QueueEngine engine, StatusReading reading) {
+        this.engine = engine;
+        this.reading = reading;
+        this.transitions = new JobTransitions(engine.database());
+        this.annotations = new JobAnnotations(engine.database());
+    }
+
+    /**
+     * Cancels pending and running jobs. A running job's kill is recorded in the same
+     * transaction and sent at once to its node (TERM to its process group, KILL after the
+     * grace period); if the node is unreachable, the first probe that reaches it kills it.
+     */
+    public List<JobChange> cancel(List<Long> ids) {
+        List<JobChange> changes = new ArrayList<>();
+        Set<String> touched = new LinkedHashSet<>();
+        for (long id : ids) {
+            Job job = reading.getJob(id).job();
+            if (job.state().finished()) {
+                changes.add(new JobChange(id, false, job.state().key(), "job " + id + " already ended: " + job.state().key()));
+                continue;
+            }
+            boolean done = transitions.cancel(id, Expected.of(job), "cancelled by request", now());
+            if (done && job.state() == JobState.RUNNING) {
+                touched.add(job.assignment().node());
+            }
+            Job after = reading.getJob(id).job();
+            changes.add(new JobChange(id, done, after.state().key(), done ? "cancelled job " + id
+                    : "job " + id + " changed meanwhile: now " + after.state().key()));
+        }
+        engine.reapNow(List.copyOf(touched));
+        return changes;
+    }
+
+    /**
+     * Puts jobs back to pending to run again (a new attempt; the note stays, progress is
+     * cleared), or releases a held job. A running job is killed first, as by cancel.
+     */
+    public List<JobChange> requeue(List<Long> ids) {
+        List<JobChange> changes = new ArrayList<>();
+        Set<String> touched = new LinkedHashSet<>();
+        for (long id : ids) {
+            Job job = reading.getJob(id).job();
+            if (job.held()) {
+                boolean released = annotations.release(id, now());
+                changes.add(new JobChange(id, released, job.state().key(), released ? "released job " + id
+                        : "job " + id + " changed meanwhile"));
+                continue;
+            }
+            if (job.state() == JobState.PENDING) {
+                changes.add(new JobChange(id, false, job.state().key(), "job " + id + " is already pending"));
+                continue;
+            }
+            boolean done = transitions.requeue(id, Expected.of(job), "requeued by request", now());
+            if (done && job.state() == JobState.RUNNING) {
+                touched.add(job.assignment().node());
+            }
+            changes.add(new JobChange(id, done, reading.getJob(id).job().state().key(), done ? "requeued job " + id
+                    : "job " + id + " changed meanwhile"));
+        }
+        engine.reapNow(List.copyOf(touched));
+        return changes;
+    }
+
+    /** Sets the priority of a job (pending or running). */
+    public void setPriority(long id, int priority) {
+        reading.getJob(id);
+        annotations.setPriority(id, priority, now());
+    }
+
+    /**
+     * Moves a pending job exactly {@code places} jobs earlier (positive) or later (negative)
+     * in dispatch order (priority descending, then id), or to the front or back when fewer jobs
+     * are there, and returns its new priority. Jobs that share a priority are passed one at a
+     * time: the moved job, and where needed the jobs beyond its new place, get new priorities
+     * by the rule of {@link PriorityMove}, all in one transaction with the pending order it was
+     * computed from.
+     */
+    public int move(long id, int places) {
+        JobView job = reading.getJob(id);
+        if (job.job().state() != JobState.PENDING) {
+            throw new UsageException("job " + id + " is " + job.job().state().key() + "; only pending jobs can be moved",
+                    "set its priority instead: nvidb job priority " + id + " N");
+        }
+        JobStore jobs = new JobStore(engine.database());
+        Instant now = now();
+        return engine.database().write("move job " + id, conn -> {
+            List<PriorityMove.Slot> pending = jobs.listJobs(conn, JobFilter.inStates(JobState.PENDING)).stream()
+                    .map(stored -> new PriorityMove.Slot(stored.id(), stored.job().priority())).toList();
+            if (pending.stream().noneMatch(slot -> slot.id() == id)) {
+                throw new UsageException("job " + id + " is no longer pending; only pending jobs can be moved");
+            }
+            Map<Long, Integer> changes;
+            try {
+                changes = PriorityMove.plan(pending, id, places);
+            } catch (ArithmeticException e) {
+                throw new UsageException("cannot move job " + id + ": priorities would leave the range of a 32-bit number");
+            }
+            for (Map.Entry<Long, Integer> change : changes.entrySet()) {
+                annotations.setPriority(conn, change.getKey(), change.getValue(), now);
+            }
+            return changes.getOrDefault(id, job.job().priority());
+        });
+    }
+
+    /** Replaces the note (null clears it). */
+    public void setNote(long id, String note) {
+        reading.getJob(id);
+        annotations.setNote(id, note);
+    }
+
+    /** Appends a line to the note. */
+    public void appendNote(long id, String line) {
+        reading.getJob(id);
+        annotations.appendNote(id, line);
+    }
+
+    /** Stores a result document for the job (JSON text, already validated). */
+    public void setResult(long id, String json) {
+        reading.getJob(id);
+        annotations.setResult(id, json);
+    }
+
+    /** Forgets finished jobs in {@code states}; returns the ids removed. */
+    public List<Long> purge(Set<JobState> states) {
+        return new JobStore(engine.database()).purge(states, now());
+    }
+
+    private Instant now() {
+        return engine.clock().instant();
+    }
+}

@@ -1,0 +1,25 @@
+package dev.nvidb.queue;
+
+import dev.nvidb.model.JobState;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Which jobs {@link StatusReading#listJobs} returns: by state (empty: all), by node (as typed:
+ * exact name or unique prefix), and at most the {@code limit} newest. Results are in id order.
+ *
+ * @param states jobs in any of these states; empty for every state
+ * @param node   jobs whose current or last attempt is on this node, or null for all
+ * @param limit  keep only the newest this many, or null
+ */
+public record JobQuery(Set<JobState> states, String node, Integer limit) {
+
+    public JobQuery {
+        states = states.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(states));
+    }
+
+    /** Every job. */
+    public static JobQuery all() {
+        return new JobQuery(Set.of(), null, null);
+    }
+}

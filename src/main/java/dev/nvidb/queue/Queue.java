@@ -1,0 +1,88 @@
+package dev.nvidb.queue;
+
+import dev.nvidb.agent.AgentScript;
+import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.engine.LogReader;
+import dev.nvidb.engine.QueueEngine;
+import dev.nvidb.engine.QueueNodes;
+import dev.nvidb.engine.TickSettings;
+import dev.nvidb.node.NodeDirectory;
+import dev.nvidb.store.Database;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * One opened queue and its use cases, one family per class: {@link #submitting()},
+ * {@link #control()} (cancel, requeue, priority, note, result, purge), {@link #waiting()},
+ * {@link #logs()}, {@link #nodeAdmin()}, {@link #reading()} (jobs, status, events, alerts) and
+ * {@link #ticking()}. This is the API every front end calls (the CLI now; the daemon, the remote
+ * client and the TUIs later), and nothing below it: the answers are view records of this package.
+ */
+public final class Queue implements AutoCloseable {
+
+    private final QueueEngine engine;
+    private final Duration logTimeout;
+    private final Pause pause;
+
+    /**
+     * @param engine     the queue's database, nodes, clock and tick
+     * @param logTimeout how long one read of a job's output on its node may take
+     * @param pause      how the loops (wait, follow, watch) wait between rounds
+     */
+    public Queue(QueueEngine engine, Duration logTimeout, Pause pause) {
+        this.engine = engine;
+        this.logTimeout = logTimeout;
+        this.pause = pause;
+    }
+
+    /**
+     * Opens the queue database {@code file} with the queue's nodes from {@code config}.
+     *
+     * @param directory   builds the node directory (SSH shells) when a node is first needed
+     * @param localName   this machine's name as a node
+     * @param nodeTimeout how long one node may take to answer one command
+     * @param logTimeout  how long one read of a job's output may take
+     */
+    public static Queue open(Path file, NvidbConfig config, Supplier<NodeDirectory> directory, String localName,
+                             Duration nodeTimeout, Duration logTimeout) {
+        QueueNodes nodes = new QueueNodes(config, directory, localName);
+        QueueEngine engine = new QueueEngine(Database.open(file), nodes, Clock.systemUTC(),
+                new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout));
+        return new Queue(engine, logTimeout, Pause.sleeping());
+    }
+
+    public Submitting submitting() {
+        return new Submitting(engine);
+    }
+
+    public JobControl control() {
+        return new JobControl(engine, reading());
+    }
+
+    public StatusReading reading() {
+        return new StatusReading(engine);
+    }
+
+    public Waiting waiting() {
+        return new Waiting(reading(), ticking(), engine.clock(), pause);
+    }
+
+    public LogFollowing logs() {
+        return new LogFollowing(new LogReader(engine.nodes(), logTimeout), reading(), ticking(), pause);
+    }
+
+    public NodeAdmin nodeAdmin() {
+        return new NodeAdmin(engine);
+    }
+
+    public Ticking ticking() {
+        return new Ticking(engine, pause);
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

@@ -1,0 +1,152 @@
+package dev.nvidb.queue;
+
+import dev.nvidb.engine.QueueEngine;
+import dev.nvidb.error.UsageException;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobState;
+import dev.nvidb.store.Alert;
+import dev.nvidb.store.AlertStore;
+import dev.nvidb.store.Event;
+import dev.nvidb.store.EventStore;
+import dev.nvidb.store.JobFilter;
+import dev.nvidb.store.JobStore;
+import dev.nvidb.store.MetaStore;
+import dev.nvidb.store.NodeRecord;
+import dev.nvidb.store.NodeStore;
+import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.StoredJob;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reading the queue: one job, a list of jobs, the whole status (nodes with budgets, jobs,
+ * counts, alerts), the event log by cursor, and open alerts with their acknowledgement. Reads
+ * come from the database (nodes as of their last answer); bringing it up to date first is
+ * {@link Ticking}'s job.
+ */
+public final class StatusReading {
+
+    private final QueueEngine engine;
+    private final JobStore jobs;
+
+    StatusReading(QueueEngine engine) {
+        this.engine = engine;
+        this.jobs = new JobStore(engine.database());
+    }
+
+    /** The job, or a usage error saying there is no such job. */
+    public JobView getJob(long id) {
+        StoredJob stored = jobs.findJob(id).orElseThrow(() -> new UsageException("no job " + id,
+                "see 'nvidb job ls' for the ids the queue knows"));
+        return view(stored, engine.pendingReasons());
+    }
+
+    /** Jobs matching {@code query}, in id order; its node may be typed as a unique prefix. */
+    public List<JobView> listJobs(JobQuery query) {
+        if (query.limit() != null && query.limit() < 0) {
+            throw new UsageException("-n must be 0 or more, got " + query.limit());
+        }
+        String node = query.node() == null ? null : engine.nodes().resolve(query.node());
+        Map<Long, String> pending = engine.pendingReasons();
+        return jobs.listJobs(new JobFilter(query.states(), node, query.limit())).stream()
+                .map(stored -> view(stored, pending)).toList();
+    }
+
+    static JobView view(StoredJob stored, Map<Long, String> pending) {
+        Job job = stored.job();
+        String reason = job.state() == JobState.PENDING
+                ? pending.getOrDefault(job.id(), "waiting for the next scheduler pass") : null;
+        return new JobView(job, reason, stored.unverifiedSince(), stored.jobDir());
+    }
+
+    /**
+     * The queue in one read, from the database (nodes as of their last answer): every queue
+     * node, the jobs shown (all active ones plus the {@code recent} most recently finished),
+     * counts by state, open alerts, and kills still owed.
+     */
+    public QueueStatus status(boolean includeIgnored, int recent) {
+        return engine.database().read("read the queue status", conn -> {
+            List<StoredJob> all = jobs.listJobs(conn, JobFilter.all());
+            Map<String, NodeRecord> records = new HashMap<>();
+            new NodeStore(engine.database()).listNodes(conn).forEach(record -> records.put(record.name(), record));
+            NodeViews reader = new NodeViews(engine.settings().queue().headroomMb());
+            List<NodeView> views = new ArrayList<>();
+            for (String name : engine.nodes().names()) {
+                NodeView view = reader.node(name, records.get(name), all);
+                if (includeIgnored || !view.ignored()) {
+                    views.add(view);
+                }
+            }
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            for (JobState state : JobState.values()) {
+                counts.put(state.key(), 0);
+            }
+            all.forEach(job -> counts.merge(job.job().state().key(), 1, Integer::sum));
+            Map<Long, String> pending = engine.pendingReasons();
+            List<StoredJob> finished = all.stream().filter(job -> job.job().state().finished())
+                    .sorted(Comparator.comparing(job -> job.job().finishedAt())).toList();
+            Set<Long> recentIds = new HashSet<>();
+            finished.subList(Math.max(0, finished.size() - Math.max(0, recent)), finished.size())
+                    .forEach(job -> recentIds.add(job.id()));
+            List<JobView> shown = new ArrayList<>();
+            for (StoredJob job : all) {
+                if (!job.job().state().finished() || recentIds.contains(job.id())) {
+                    shown.add(view(job, pending));
+                }
+            }
+            List<AlertView> alerts = new AlertStore(engine.database()).listOpen(conn).stream()
+                    .map(StatusReading::alert).toList();
+            return new QueueStatus(views, shown, counts, alerts,
+                    new ReapStore(engine.database()).list(conn, null).size(),
+                    new MetaStore(engine.database()).getInstant(conn, MetaStore.LAST_TICK_AT).orElse(null));
+        });
+    }
+
+    /** Open alerts, oldest first. */
+    public List<AlertView> openAlerts() {
+        return new AlertStore(engine.database()).listOpen().stream().map(StatusReading::alert).toList();
+    }
+
+    /**
+     * Acknowledges one alert, or every open one when {@code id} is null; returns how many
+     * were acknowledged. An unknown id is a usage error.
+     */
+    public int acknowledge(Long id) {
+        AlertStore alerts = new AlertStore(engine.database());
+        if (id == null) {
+            return alerts.acknowledgeAll(engine.clock().instant());
+        }
+        if (alerts.acknowledge(id, engine.clock().instant())) {
+            return 1;
+        }
+        boolean open = alerts.listOpen().stream().anyMatch(alert -> alert.id() == id);
+        throw new UsageException(open ? "alert " + id + " changed meanwhile" : "no open alert " + id,
+                "see 'nvidb queue alerts'");
+    }
+
+    /** The newest event id (0 when there is none). */
+    public long lastEventId() {
+        return new EventStore(engine.database()).lastId();
+    }
+
+    /** At most {@code limit} events after {@code cursor}, optionally about one job. */
+    public List<EventView> events(long cursor, Long jobId, int limit) {
+        return new EventStore(engine.database()).listSince(cursor, jobId, Math.max(1, limit)).stream()
+                .map(StatusReading::event).toList();
+    }
+
+    private static AlertView alert(Alert alert) {
+        return new AlertView(alert.id(), alert.at(), alert.key(), alert.kind(), alert.severity(), alert.jobId(),
+                alert.node(), alert.message(), alert.detail(), alert.acknowledgedAt());
+    }
+
+    private static EventView event(Event event) {
+        return new EventView(event.id(), event.at(), event.jobId(), event.node(), event.kind(), event.detail());
+    }
+}

@@ -1,0 +1,75 @@
+package dev.nvidb.queue;
+
+import dev.nvidb.engine.QueueEngine;
+import dev.nvidb.engine.SubmitTicks;
+import dev.nvidb.engine.TickMode;
+import dev.nvidb.engine.TickReport;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+/**
+ * Bringing the queue up to date: a scheduler pass now, one when the last is older than
+ * {@code tick_min_interval}, or one every interval until interrupted ({@code queue tick --watch}).
+ * Ticks are rate-limited and lease-guarded, so many clients make one round of SSH traffic.
+ */
+public final class Ticking {
+
+    private final QueueEngine engine;
+    private final Pause pause;
+
+    Ticking(QueueEngine engine, Pause pause) {
+        this.engine = engine;
+        this.pause = pause;
+    }
+
+    /** A pass now (never two at once: if another client is ticking, its result is awaited). */
+    public TickResult now() {
+        return result(engine.tick(TickMode.FORCE));
+    }
+
+    /**
+     * A pass unless the last one ended less than {@code freshness} ago (at most
+     * {@code tick_min_interval}): for a waiter that wants to see a short job end soon.
+     */
+    public TickResult ifOlderThan(Duration freshness) {
+        return result(engine.tickIfOlderThan(freshness));
+    }
+
+    /**
+     * Runs as the background submit ticker: ticks until every job submitted so far is placed
+     * and none arrives for {@code linger}; returns at once when another ticker runs.
+     */
+    public int asSubmitTicker(Duration linger) {
+        return SubmitTicks.run(engine, linger);
+    }
+
+    /** True when no submit ticker runs for this queue's database, so a submitter should start one. */
+    public boolean submitTickerIdle() {
+        return SubmitTicks.idle(engine.database().file());
+    }
+
+    /** The queue database's file, as a submit ticker started for it must be told. */
+    public java.nio.file.Path databaseFile() {
+        return engine.database().file();
+    }
+
+    /** A pass unless the last one is younger than {@code tick_min_interval}. */
+    public TickResult ifDue() {
+        return result(engine.tick(TickMode.IF_DUE));
+    }
+
+    /**
+     * Ticks now and then every {@code interval}, giving each result to {@code each}, until
+     * {@code each} answers false or the pause is interrupted.
+     */
+    public void watch(Duration interval, Predicate<TickResult> each) {
+        while (each.test(now())) {
+            pause.pause(interval);
+        }
+    }
+
+    private static TickResult result(TickReport report) {
+        return new TickResult(report.ran(), report.answered(), report.failed(), report.skipped(), report.settled(),
+                report.placed(), report.duration());
+    }
+}
