@@ -101,7 +101,8 @@ public sealed interface JobStatus permits JobStatus.Pending, JobStatus.Running, 
             Objects.requireNonNull(outcome, "outcome");
             Objects.requireNonNull(finishedAt, "an ended job has an end time");
             if ((assignment == null) != (startedAt == null)) {
-                throw new IllegalArgumentException("an ended job has both its last placement and start time, or neither");
+                throw new IllegalArgumentException(
+                        "an ended job has both its last placement and start time, or neither");
             }
             outcome.checkExitCode(exitCode);
         }

@@ -45,7 +45,8 @@ public final class JobTransitions {
      */
     private static final String REQUEUE = """
             UPDATE jobs SET state = 'pending', last_error = ?,
-                            launch_failures = CASE WHEN ? THEN launch_failures + 1 ELSE 0 END, node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
+                            launch_failures = CASE WHEN ? THEN launch_failures + 1 ELSE 0 END,
+                            node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
                             launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
                             pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
                             result = NULL, unverified_since = NULL, measured_mb = NULL
@@ -84,8 +85,9 @@ public final class JobTransitions {
         if (changed == 0) {
             return false;
         }
-        events.append(connection, now, jobId, assignment.node(), EventKind.PLACED, Map.of("gpu_ids", assignment.gpuIds(),
-                "attempt", assignment.attempt(), "launch_token", assignment.launchToken()));
+        events.append(connection, now, jobId, assignment.node(), EventKind.PLACED, Map.of(
+                "gpu_ids", assignment.gpuIds(), "attempt", assignment.attempt(),
+                "launch_token", assignment.launchToken()));
         return true;
     }
 
@@ -101,7 +103,8 @@ public final class JobTransitions {
         if (changed == 0) {
             return false;
         }
-        events.append(connection, now, jobId, null, EventKind.STARTED, Map.of("pid", process.pid(), "attempt", attempt));
+        events.append(connection, now, jobId, null, EventKind.STARTED,
+                Map.of("pid", process.pid(), "attempt", attempt));
         return true;
     }
 

@@ -62,7 +62,8 @@ final class QueueSamples {
     static final Job COMPLETED = new Job(7, spec("eval", "python eval.py --split test", 1, 8192, null, "~/proj",
             orderedEnv("WANDB_MODE", "offline", "HF_TOKEN", "secret"), List.of(), 3600L, 0, List.of("eval", "v2")),
             new JobStatus.Ended(Outcome.COMPLETED, ago(3400), 0, on("gpu-a", 1, 1), ago(7000)), 0, ago(7200), 1, null,
-            "baseline A, lr=1e-4", "epoch 10/10 loss 0.118", "{\"accuracy\": 0.913, \"checkpoint\": \"runs/7/best.pt\"}");
+            "baseline A, lr=1e-4", "epoch 10/10 loss 0.118",
+            "{\"accuracy\": 0.913, \"checkpoint\": \"runs/7/best.pt\"}");
 
     /** Finished badly: a CPU-only job that exited 1. */
     static final Job FAILED = new Job(8, spec("prep", "python prepare_data.py", 0, 0, null, null, Map.of(), List.of(),
