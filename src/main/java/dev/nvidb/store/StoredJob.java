@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param process         the attempt's process once the launch reported it, or null
  * @param unverifiedSince when its node stopped answering while it ran, or null
  * @param measuredMb      the largest per-GPU memory use measured for this attempt, or null
- * @param launchFailures  launches that failed for sure since the job last ran or was requeued
+ * @param launchFailures  launches that failed for sure in a row (a requeue, release or retry starts again)
  */
 public record StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
                         int launchFailures) {
@@ -24,11 +24,6 @@ public record StoredJob(Job job, String jobDir, ProcessIdentity process, Instant
         if (launchFailures < 0) {
             throw new IllegalArgumentException("launch failures " + launchFailures);
         }
-    }
-
-    /** A job whose launches have not failed. */
-    public StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb) {
-        this(job, jobDir, process, unverifiedSince, measuredMb, 0);
     }
 
     public long id() {
