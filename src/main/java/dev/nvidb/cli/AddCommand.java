@@ -67,7 +67,7 @@ final class AddCommand implements Callable<Integer> {
             if (output.json) {
                 context.out().println(dev.nvidb.output.Json.write(new JsonCommands.Added(dev.nvidb.output.Json.SCHEMA_VERSION, true, server.name())));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

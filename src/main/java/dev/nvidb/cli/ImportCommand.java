@@ -56,7 +56,7 @@ final class ImportCommand implements Callable<Integer> {
             AddedServers result = servers.isEmpty() ? new AddedServers(List.of(), List.of())
                     : new ConfigWriter(home).addServers(home.configYml(), servers);
             report(home, source, result);
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

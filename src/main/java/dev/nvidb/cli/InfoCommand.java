@@ -46,7 +46,7 @@ final class InfoCommand implements Callable<Integer> {
             } else {
                 print(context.out(), info);
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

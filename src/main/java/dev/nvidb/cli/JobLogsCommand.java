@@ -63,7 +63,7 @@ final class JobLogsCommand implements Callable<Integer> {
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
-                return 0;
+                return ExitCodes.ok();
             }
             write(chunk.bytes());
             long offset = chunk.nextOffset();
@@ -80,7 +80,7 @@ final class JobLogsCommand implements Callable<Integer> {
                     queue.tick(TickMode.IF_DUE);
                 }
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

@@ -43,7 +43,7 @@ final class JobLsCommand implements Callable<Integer> {
             JobFilter filter = new JobFilter(states(), node == null ? null : queue.nodes().resolve(node), limit);
             wiring.refresh(queue, options, true);
             Render.list(context, options.json, queue.listJobs(filter));
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

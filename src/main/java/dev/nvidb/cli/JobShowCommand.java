@@ -50,7 +50,7 @@ final class JobShowCommand implements Callable<Integer> {
                     context.out().print(tail.endsWith("\n") || tail.isEmpty() ? tail : tail + "\n");
                 }
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

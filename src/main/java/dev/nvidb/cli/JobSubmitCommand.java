@@ -83,7 +83,7 @@ final class JobSubmitCommand implements Callable<Integer> {
                 return JobWaiting.await(context, wiring, queue, options, List.of(id), waitTimeout, 0);
             }
             Render.submitted(context, options.json, job);
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

@@ -58,7 +58,8 @@ final class JobWaiting {
     private static int report(Context context, Wiring wiring, QueueService queue, QueueOptions options,
                               List<JobView> jobs, boolean timedOut, int logLines) {
         boolean allCompleted = jobs.stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
-        int code = timedOut ? 2 : allCompleted ? 0 : 1;
+        int code = ExitCodes.of(timedOut ? ExitCodes.Outcome.WAIT_TIMED_OUT
+                : allCompleted ? ExitCodes.Outcome.OK : ExitCodes.Outcome.JOB_FAILED);
         java.util.Map<Long, String> logs = new java.util.LinkedHashMap<>();
         if (logLines > 0) {
             for (JobView job : jobs) {
@@ -68,7 +69,7 @@ final class JobWaiting {
             }
         }
         if (options.json) {
-            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, code == 0, timedOut,
+            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, !timedOut && allCompleted, timedOut,
                     jobs.stream().map(Render::json).toList(), logLines > 0 ? logs : null)));
         } else {
             for (JobView job : jobs) {
@@ -94,7 +95,7 @@ final class JobWaiting {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new dev.nvidb.error.UsageException("interrupted while waiting");
+            throw new dev.nvidb.error.InterruptedByUser("interrupted while waiting", e);
         }
     }
 }

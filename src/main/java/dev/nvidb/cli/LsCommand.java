@@ -47,7 +47,7 @@ final class LsCommand implements Callable<Integer> {
             } else {
                 servers.forEach(server -> context.out().println(line(server)));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

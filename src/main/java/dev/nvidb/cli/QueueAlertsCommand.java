@@ -54,7 +54,7 @@ final class QueueAlertsCommand implements Callable<Integer> {
                     context.err().println("no open alerts");
                 }
             }
-            return open.isEmpty() ? 0 : 1;
+            return ExitCodes.okOr(open.isEmpty(), ExitCodes.Outcome.ALERTS_OPEN);
         }
     }
 }

@@ -40,7 +40,7 @@ final class QueueNodesCommand implements Callable<Integer> {
             } else {
                 context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now()));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

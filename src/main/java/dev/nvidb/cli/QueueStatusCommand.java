@@ -40,7 +40,7 @@ final class QueueStatusCommand implements Callable<Integer> {
             if (options.json) {
                 List<dev.nvidb.output.JsonJob> jobs = status.jobs().stream().map(Render::json).toList();
                 context.out().println(Json.write(JsonQueue.status(status, jobs)));
-                return 0;
+                return ExitCodes.ok();
             }
             int width = Terminal.width(context);
             context.out().print(QueueText.alerts(status.openAlerts(), width));
@@ -51,7 +51,7 @@ final class QueueStatusCommand implements Callable<Integer> {
             }
             context.out().println(QueueText.counts(status.counts()) + (status.pendingReaps() > 0
                     ? "; " + status.pendingReaps() + " kills owed to unreachable nodes" : ""));
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

@@ -38,7 +38,7 @@ final class QueueTickCommand implements Callable<Integer> {
                 TickReport report = queue.tick(TickMode.FORCE);
                 print(report);
                 if (watch == null) {
-                    return report.failed().isEmpty() ? 0 : 1;
+                    return ExitCodes.okOr(report.failed().isEmpty(), ExitCodes.Outcome.FAILED);
                 }
                 Thread.sleep(Math.round(watch * 1000));
             }

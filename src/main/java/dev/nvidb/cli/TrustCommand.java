@@ -63,7 +63,7 @@ final class TrustCommand implements Callable<Integer> {
                 context.out().println(Json.write(new JsonCommands.Trusted(Json.SCHEMA_VERSION, true, server.name(), where,
                         scan.keyType(), scan.fingerprint(), scan.status().name().toLowerCase(), recorded)));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 
