@@ -19,7 +19,11 @@ import picocli.CommandLine.Option;
  * {@code nvidb add}: appends one server to config.yml. Without {@code --hostname} it asks for
  * each field on the terminal; with flags it asks nothing, for scripts.
  */
-@Command(name = "add", description = "Add a server to config.yml (prompts unless --hostname is given).")
+@Command(name = "add", description = "Add a server to config.yml (prompts unless --hostname is given).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb add                                   asks for each field",
+                "  nvidb add --hostname gpu-a.lab --username me --gpus 0,1",
+                "  nvidb add --hostname 10.0.0.7 --nickname gpu-b --proxyjump bastion"})
 final class AddCommand implements Callable<Integer> {
 
     private final Context context;

@@ -29,8 +29,7 @@ public final class Cli {
      * a failure of its own, or into data, after restoring the thread's flag).
      */
     public static int run(Context context, String... args) {
-        CommandLine commandLine = configure(context, CommandTree.build(new ContextFactory(context),
-                CommandTree.commandWords(args)));
+        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), args));
         int code = commandLine.execute(args);
         int interrupted = ExitCodes.of(ExitCodes.Outcome.INTERRUPTED);
         if (code != interrupted && Thread.currentThread().isInterrupted()) {

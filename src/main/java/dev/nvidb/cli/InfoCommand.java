@@ -17,7 +17,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code nvidb info}: configuration files, SSH settings and the servers they define. */
-@Command(name = "info", description = "Show where nvidb keeps its configuration and which servers it knows.")
+@Command(name = "info", description = "Show where nvidb keeps its configuration and which servers it knows.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb info",
+                "  nvidb info --json"})
 final class InfoCommand implements Callable<Integer> {
 
     private final Context context;

@@ -18,7 +18,11 @@ import picocli.CommandLine.Parameters;
  * {@code -f} it follows by byte offset (no line is printed twice or skipped) and stops when the
  * job ends, after the last bytes.
  */
-@Command(name = "logs", description = "Print a job's output (stdout, or --stderr); -f follows until the job ends.")
+@Command(name = "logs", description = "Print a job's output (stdout, or --stderr); -f follows until the job ends.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job logs 12",
+                "  nvidb job logs 12 -f",
+                "  nvidb job logs 12 --stderr -n 200"})
 final class JobLogsCommand implements Callable<Integer> {
 
     private static final int CHUNK = 1 << 20;

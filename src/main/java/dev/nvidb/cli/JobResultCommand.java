@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
  * {@code result.json} or set by a client; how clients pass structured data to each other.
  * Exit 1 while the job has no result, with or without {@code --json}.
  */
-@Command(name = "result", description = "Print a job's result document, or set it with --set.")
+@Command(name = "result", description = "Print a job's result document, or set it with --set.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job result 12",
+                "  nvidb job result 12 --set '{\"loss\": 0.12}'"})
 final class JobResultCommand implements Callable<Integer> {
 
     private final Context context;

@@ -18,7 +18,18 @@ import picocli.CommandLine.Option;
  * when a node did not answer (see {@link #answered}).
  */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "GPU monitor and daemonless GPU job queue over SSH.")
+        description = "GPU monitor and daemonless GPU job queue over SSH.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb --once                          this machine's GPUs",
+                "  nvidb --once --remote --json          every configured server's too, as JSON",
+                "  nvidb add --hostname gpu-a            add a server, then: nvidb trust gpu-a",
+                "  nvidb job submit --vram 20G -- python train.py",
+                "  nvidb queue status",
+                "  nvidb help job submit                 the help of one command",
+                "",
+                "Exit codes: 0 ok; 1 failed (a node did not answer, a waited job failed,",
+                "alerts open); 2 usage error, or a wait timed out; 130 interrupted.",
+                "See docs/exit-codes.md."})
 final class NvidbCommand implements Callable<Integer> {
 
     private final Context context;

@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
  * {@code nvidb queue alerts [--detail]}: what needs attention. Exits 1 while any alert is open,
  * so a shell or an agent can branch on it.
  */
-@Command(name = "alerts", description = "Open alerts (exit 1 while any is open); --detail adds the captured output.")
+@Command(name = "alerts", description = "Open alerts (exit 1 while any is open); --detail adds the captured output.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue alerts --detail",
+                "  nvidb queue ack --all"})
 final class QueueAlertsCommand implements Callable<Integer> {
 
     private final Context context;

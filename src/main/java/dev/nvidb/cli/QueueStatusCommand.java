@@ -14,7 +14,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue status [--procs]}: alerts first, then nodes with budgets, then jobs. */
-@Command(name = "status", description = "Open alerts, nodes with their GPU budgets, and the job table in one view.")
+@Command(name = "status", description = "Open alerts, nodes with their GPU budgets, and the job table in one view.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue status",
+                "  nvidb queue status --procs --recent 20"})
 final class QueueStatusCommand implements Callable<Integer> {
 
     private final Context context;

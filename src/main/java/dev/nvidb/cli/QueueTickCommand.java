@@ -12,7 +12,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue tick [--watch SEC]}: one scheduler pass now, or one every SEC seconds. */
-@Command(name = "tick", description = "Run one scheduler pass now (or keep ticking with --watch SEC).")
+@Command(name = "tick", description = "Run one scheduler pass now (or keep ticking with --watch SEC).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue tick",
+                "  nvidb queue tick --watch 5"})
 final class QueueTickCommand implements Callable<Integer> {
 
     private final Context context;

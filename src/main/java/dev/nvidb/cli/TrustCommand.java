@@ -20,7 +20,10 @@ import picocli.CommandLine.Parameters;
  * {@code nvidb trust NODE}: shows the host key a server presents and, once confirmed, records
  * it in known_hosts. A key that differs from the recorded one is never replaced here.
  */
-@Command(name = "trust", description = "Show a server's host key fingerprint and record it in known_hosts.")
+@Command(name = "trust", description = "Show a server's host key fingerprint and record it in known_hosts.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb trust gpu-a                 show the fingerprint and ask",
+                "  nvidb trust gpu-a --fingerprint SHA256:…   record it if it matches"})
 final class TrustCommand implements Callable<Integer> {
 
     private final Context context;
