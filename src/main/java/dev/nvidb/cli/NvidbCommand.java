@@ -65,7 +65,7 @@ final class NvidbCommand implements Callable<Integer> {
             if (output.json) {
                 context.out().println(Json.write(JsonMonitor.of(results, ok)));
             } else {
-                context.out().print(MonitorText.render(results, Terminal.width(context)));
+                context.out().print(MonitorText.render(results, Terminal.width(context), Terminal.style(context, false)));
             }
             context.out().flush();
             return ExitCodes.okOr(ok, ExitCodes.Outcome.FAILED);

@@ -44,7 +44,7 @@ final class QueueAlertsCommand implements Callable<Integer> {
                 context.out().println(Json.write(new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
                         open.stream().map(JsonQueue::alert).toList())));
             } else {
-                context.out().print(QueueText.alerts(open, Terminal.width(context)));
+                context.out().print(QueueText.alerts(open, Terminal.width(context), Terminal.style(context, false)));
                 if (detail) {
                     for (Alert alert : open) {
                         if (alert.detail() != null) {

@@ -46,8 +46,8 @@ final class QueueStatusCommand implements Callable<Integer> {
                 return ExitCodes.ok();
             }
             int width = Terminal.width(context);
-            context.out().print(QueueText.alerts(status.openAlerts(), width));
-            context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now()));
+            context.out().print(QueueText.alerts(status.openAlerts(), width, Terminal.style(context, false)));
+            context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now(), width, Terminal.style(context, false)));
             List<JobView> jobs = status.jobs();
             if (!jobs.isEmpty()) {
                 Render.list(context, false, jobs);
