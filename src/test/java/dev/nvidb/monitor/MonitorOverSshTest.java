@@ -209,7 +209,9 @@ class MonitorOverSshTest {
         assertEquals(1, refused.exitCode());
         JsonNode node = byNode(JSON.readTree(refused.stdout())).get("gpu-a");
         assertEquals("down", node.get("status").asText());
-        assertTrue(node.get("error").asText().contains("not known"), node.toString());
+        assertTrue(node.get("error").asText().contains("not known: run 'nvidb trust gpu-a'"), node.toString());
+        CliRunner.Result text = CliRunner.run(env, "--once", "--remote");
+        assertTrue(text.stdout().contains("is not known: run 'nvidb trust gpu-a'"), "the README's hint: " + text.stdout());
 
         CliRunner.Result unconfirmed = CliRunner.run(env, "trust", "gpu-a");
         assertEquals(2, unconfirmed.exitCode(), unconfirmed.stderr());
