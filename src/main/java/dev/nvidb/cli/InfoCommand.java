@@ -65,7 +65,8 @@ final class InfoCommand implements Callable<Integer> {
         out.println("monitor       " + servers(info.monitorServers()) + (info.remoteByDefault() ? "  (remote by default)" : ""));
         out.println("queue         " + servers(info.queueServers()));
         if (info.forwardTo() != null) {
-            out.println("forwarding    every queue command runs on " + info.forwardTo());
+            out.println("remote        queue.yml names " + info.forwardTo() + ", but forwarding is not built yet:"
+                    + " queue commands refuse to run unless given --local");
         }
     }
 
