@@ -4,6 +4,7 @@ import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
 import dev.nvidb.config.AuthMethod;
 import dev.nvidb.config.ConfigWriter;
+import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
@@ -56,7 +57,7 @@ final class AddCommand implements Callable<Integer> {
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
             NvidbHome home = wiring.home();
-            wiring.config();
+            NvidbConfig before = wiring.config();
             if (hostname == null) {
                 askAll();
             }
@@ -68,6 +69,7 @@ final class AddCommand implements Callable<Integer> {
             }
             context.err().println("added " + server.name() + " to " + home.display(home.configYml())
                     + "; check it with 'nvidb trust " + server.name() + "' and 'nvidb --once --remote'");
+            QueueNodesNotice.afterAdding(context, before);
             if (output.json) {
                 context.out().println(dev.nvidb.output.Json.write(new JsonCommands.Added(dev.nvidb.output.Json.SCHEMA_VERSION, true, server.name())));
             }

@@ -59,6 +59,9 @@ final class ImportCommand implements Callable<Integer> {
             AddedServers result = servers.isEmpty() ? new AddedServers(List.of(), List.of())
                     : new ConfigWriter(home).addServers(home.configYml(), servers);
             report(home, source, result);
+            if (!result.added().isEmpty()) {
+                QueueNodesNotice.afterAdding(context, config);
+            }
             return ExitCodes.ok();
         }
     }
