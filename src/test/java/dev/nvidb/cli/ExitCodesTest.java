@@ -148,6 +148,59 @@ class ExitCodesTest {
         assertEquals(2, run("queue").exitCode());
     }
 
+    /**
+     * Ctrl-C on a real process: nvidb installs no signal handler, so the JVM ends it with 130
+     * (128 + SIGINT) even in the middle of a wait. The signal is sent once the process has the
+     * queue open; a process that inherited SIGINT as ignored (a background job of a
+     * non-interactive shell) cannot be tested and is skipped.
+     */
+    @Test
+    void ctrlCOnAWaitingProcessIsOneHundredThirty() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc");
+        assertEquals(0, run("queue", "ignore", "here").exitCode());
+        assertEquals(0, run("job", "submit", "--gpus", "0", "--", "true").exitCode());
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "job", "wait", "1");
+        builder.environment().putAll(env);
+        builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Process process = builder.redirectErrorStream(true).start();
+        try {
+            Path queueDb = home.resolve(".nvidb/queue.db").toRealPath();
+            java.time.Instant deadline = java.time.Instant.now().plusSeconds(60);
+            while (!holds(process.pid(), queueDb)) {
+                assertTrue(process.isAlive(), "job wait ended before it was interrupted");
+                assertTrue(java.time.Instant.now().isBefore(deadline), "job wait never opened the queue");
+                Thread.sleep(20); // a poll with a deadline: the child opens the queue in its own time
+            }
+            org.junit.jupiter.api.Assumptions.assumeFalse(sigintIgnored(process.pid()), "SIGINT is ignored here");
+            assertEquals(0, new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor());
+            assertTrue(process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "Ctrl-C ends job wait");
+            assertEquals(130, process.exitValue());
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static boolean holds(long pid, Path file) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", String.valueOf(pid), "fd"))) {
+            return fds.anyMatch(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).equals(file);
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean sigintIgnored(long pid) throws java.io.IOException {
+        String ignored = Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status")).stream()
+                .filter(line -> line.startsWith("SigIgn:")).findFirst().orElse("SigIgn: 0").substring(7).strip();
+        return (Long.parseLong(ignored, 16) & 2L) != 0;
+    }
+
     @Test
     void interruptIsOneHundredThirtyWhereverItLands() {
         assertEquals(0, run("queue", "ignore", "here").exitCode());
