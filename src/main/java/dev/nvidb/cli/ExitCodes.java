@@ -40,22 +40,13 @@ public final class ExitCodes {
 
     /** The exit code for {@code outcome}: 0 ok; 1 failed; 2 usage or wait timed out; 130 interrupted; 70 internal. */
     public static int of(Outcome outcome) {
-        switch (outcome) {
-            case OK:
-                return 0;
-            case FAILED:
-            case JOB_FAILED:
-            case ALERTS_OPEN:
-                return NvidbException.EXIT_FAILED;
-            case USAGE:
-            case WAIT_TIMED_OUT:
-                return NvidbException.EXIT_USAGE;
-            case INTERRUPTED:
-                return InterruptedByUser.EXIT_INTERRUPTED;
-            case INTERNAL:
-            default:
-                return EXIT_INTERNAL;
-        }
+        return switch (outcome) {
+            case OK -> 0;
+            case FAILED, JOB_FAILED, ALERTS_OPEN -> NvidbException.EXIT_FAILED;
+            case USAGE, WAIT_TIMED_OUT -> NvidbException.EXIT_USAGE;
+            case INTERRUPTED -> InterruptedByUser.EXIT_INTERRUPTED;
+            case INTERNAL -> EXIT_INTERNAL;
+        };
     }
 
     /** The exit code of a command that did what was asked. */
@@ -95,12 +86,9 @@ public final class ExitCodes {
         }
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof InterruptedByUser || cause instanceof InterruptedException
-                    || cause instanceof ClosedByInterruptException || cause instanceof InterruptedIOException
-                    && !(cause instanceof java.net.SocketTimeoutException)) {
+                    || cause instanceof ClosedByInterruptException
+                    || (cause instanceof InterruptedIOException && !(cause instanceof java.net.SocketTimeoutException))) {
                 return true;
-            }
-            if (cause.getCause() == cause) {
-                break;
             }
         }
         return false;
