@@ -75,6 +75,8 @@ class ExitCodesTest {
                 Arguments.of(new InterruptedByUser("interrupted while waiting"), 130),
                 Arguments.of(new IllegalStateException("waiting", new InterruptedException()), 130),
                 Arguments.of(new SshException("interrupted while connecting", null, new InterruptedException()), 130),
+                Arguments.of(new SshException("no answer", null, new java.net.SocketTimeoutException()), 1),
+                Arguments.of(new NodeException("closed", null, new java.nio.channels.ClosedByInterruptException()), 130),
                 Arguments.of(new IllegalStateException("a bug"), 70));
     }
 
