@@ -4,6 +4,7 @@ import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
 import dev.nvidb.config.AuthMethod;
 import dev.nvidb.config.ConfigWriter;
+import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
@@ -19,7 +20,11 @@ import picocli.CommandLine.Option;
  * {@code nvidb add}: appends one server to config.yml. Without {@code --hostname} it asks for
  * each field on the terminal; with flags it asks nothing, for scripts.
  */
-@Command(name = "add", description = "Add a server to config.yml (prompts unless --hostname is given).")
+@Command(name = "add", description = "Add a server to config.yml (prompts unless --hostname is given).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb add                                   asks for each field",
+                "  nvidb add --hostname gpu-a.lab --username me --gpus 0,1",
+                "  nvidb add --hostname 10.0.0.7 --nickname gpu-b --proxyjump bastion"})
 final class AddCommand implements Callable<Integer> {
 
     private final Context context;
@@ -52,7 +57,7 @@ final class AddCommand implements Callable<Integer> {
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
             NvidbHome home = wiring.home();
-            wiring.config();
+            NvidbConfig before = wiring.config();
             if (hostname == null) {
                 askAll();
             }
@@ -64,10 +69,11 @@ final class AddCommand implements Callable<Integer> {
             }
             context.err().println("added " + server.name() + " to " + home.display(home.configYml())
                     + "; check it with 'nvidb trust " + server.name() + "' and 'nvidb --once --remote'");
+            QueueNodesNotice.afterAdding(context, before);
             if (output.json) {
                 context.out().println(dev.nvidb.output.Json.write(new JsonCommands.Added(dev.nvidb.output.Json.SCHEMA_VERSION, true, server.name())));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

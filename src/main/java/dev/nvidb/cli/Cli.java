@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonError;
@@ -12,26 +13,30 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Builds the picocli command tree and installs the one error handler and exit-code mapping:
+ * Builds the picocli command tree and installs the one error handler, with {@link ExitCodes}:
  * an {@link NvidbException} becomes {@code nvidb: message} plus a hint on stderr (or the JSON
  * error envelope on stdout with {@code --json}); anything else is an internal error. A stack
  * trace is printed only with {@code --verbose}.
  */
 public final class Cli {
 
-    /** Exit code for a bug in nvidb itself (EX_SOFTWARE). */
-    public static final int EXIT_INTERNAL = 70;
-    /** Exit code after Ctrl-C. */
-    public static final int EXIT_INTERRUPTED = 130;
-
     private Cli() {
     }
 
-    /** Runs one command line in-process and returns its exit code. */
+    /**
+     * Runs one command line in-process and returns its exit code. A command whose thread was
+     * interrupted exits 130 however it ended (a lower layer may have turned the interrupt into
+     * a failure of its own, or into data, after restoring the thread's flag).
+     */
     public static int run(Context context, String... args) {
-        CommandLine commandLine = configure(context, CommandTree.build(new ContextFactory(context),
-                CommandTree.commandWords(args)));
-        return commandLine.execute(args);
+        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), args));
+        int code = commandLine.execute(args);
+        int interrupted = ExitCodes.of(ExitCodes.Outcome.INTERRUPTED);
+        if (code != interrupted && Thread.currentThread().isInterrupted()) {
+            report(context, false, "interrupted", "interrupted", null);
+            return interrupted;
+        }
+        return code;
     }
 
     /** The whole configured command tree, for tests that inspect the parser (the skill test). */
@@ -51,30 +56,28 @@ public final class Cli {
 
     private static int handleFailure(Context context, Exception exception, ParseResult parseResult, boolean json,
                                      boolean verbose) {
-        if (exception instanceof NvidbException failure) {
+        ExitCodes.Outcome outcome = ExitCodes.outcome(exception);
+        if (outcome == ExitCodes.Outcome.INTERRUPTED) {
+            Thread.currentThread().interrupt(); // an InterruptedException that got here cleared it
+            report(context, json, "interrupted", exception instanceof InterruptedByUser ? exception.getMessage()
+                    : "interrupted", null);
+        } else if (exception instanceof NvidbException failure) {
             report(context, json, failure.type(), failure.getMessage(), failure.hint().orElse(null));
-            if (verbose) {
-                failure.printStackTrace(context.err());
-            }
-            return failure.exitCode();
+        } else {
+            report(context, json, "internal", "internal error: " + exception,
+                    verbose ? null : "run again with --verbose for the stack trace, and please report it");
         }
-        if (exception instanceof InterruptedException) {
-            report(context, json, "interrupted", "interrupted", null);
-            return EXIT_INTERRUPTED;
-        }
-        report(context, json, "internal", "internal error: " + exception,
-                verbose ? null : "run again with --verbose for the stack trace, and please report it");
         if (verbose) {
             exception.printStackTrace(context.err());
         }
-        return EXIT_INTERNAL;
+        return ExitCodes.of(outcome);
     }
 
     private static int handleUsage(Context context, ParameterException exception, String[] args) {
         boolean json = Arrays.stream(args).takeWhile(arg -> !arg.equals("--")).anyMatch("--json"::equals);
         String command = exception.getCommandLine().getCommandSpec().qualifiedName();
         report(context, json, "usage", exception.getMessage(), "see '" + command + " --help'");
-        return NvidbException.EXIT_USAGE;
+        return ExitCodes.of(ExitCodes.Outcome.USAGE);
     }
 
     /** Prints one failure: a line and an optional hint on stderr, plus the envelope on stdout for --json. */

@@ -13,6 +13,6 @@ abstract class CommandGroup implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return 2;
+        return ExitCodes.of(ExitCodes.Outcome.USAGE);
     }
 }

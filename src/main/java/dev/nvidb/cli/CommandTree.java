@@ -3,12 +3,14 @@ package dev.nvidb.cli;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IFactory;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The command tree as data, so a run builds only the branch it uses: picocli reads every
  * command's annotations when a command is added, and skipping the other thirty commands
- * saves a measurable part of a short command's start-up. Help, usage errors and the skill
- * test get the whole tree.
+ * saves a measurable part of a short command's start-up. Help, usage errors, completion and
+ * the skill test get the whole tree; every command gets {@code -h, --help}.
  */
 final class CommandTree {
 
@@ -49,7 +51,12 @@ final class CommandTree {
                     leaf("resume", QueueNodeAdminCommand.Resume.class),
                     leaf("ignore", QueueNodeAdminCommand.Ignore.class),
                     leaf("unignore", QueueNodeAdminCommand.Unignore.class))),
+            leaf("help", HelpCommand.class),
+            leaf("completion", CompletionCommand.class),
             leaf("__warmup", WarmupCommand.class));
+
+    /** Commands that work on the whole tree, so a run of theirs builds all of it. */
+    private static final List<String> WHOLE_TREE = List.of("help", "completion");
 
     private CommandTree() {
     }
@@ -61,8 +68,32 @@ final class CommandTree {
      */
     static CommandLine build(IFactory factory, List<String> words) {
         CommandLine root = new CommandLine(NvidbCommand.class, factory);
-        add(root, ROOT, factory, words);
+        add(root, ROOT, factory, !words.isEmpty() && WHOLE_TREE.contains(words.get(0)) ? List.of() : words);
         return root;
+    }
+
+    /**
+     * The root command for {@code args}: alone for {@code --version} (nothing else is read),
+     * otherwise as {@link #build} with the command words of {@code args}.
+     */
+    static CommandLine forArgs(IFactory factory, String[] args) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            return new CommandLine(NvidbCommand.class, factory);
+        }
+        return build(factory, commandWords(args));
+    }
+
+    /**
+     * Gives a command {@code -h, --help} unless its annotation already does, so every command
+     * and subcommand answers {@code --help} without each declaring it.
+     */
+    static CommandLine withHelp(CommandLine command) {
+        CommandSpec spec = command.getCommandSpec();
+        if (spec.options().stream().noneMatch(OptionSpec::usageHelp)) {
+            spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help message and exit.").build());
+        }
+        return command;
     }
 
     private static void add(CommandLine parent, List<Branch> branches, IFactory factory, List<String> words) {
@@ -72,7 +103,7 @@ final class CommandTree {
             if (known && !branch.name().equals(next)) {
                 continue;
             }
-            CommandLine child = new CommandLine(branch.type(), factory);
+            CommandLine child = withHelp(new CommandLine(branch.type(), factory));
             add(child, branch.children(), factory, known ? words.subList(1, words.size()) : List.of());
             parent.addSubcommand(branch.name(), child);
         }

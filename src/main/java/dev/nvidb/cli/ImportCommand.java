@@ -25,7 +25,10 @@ import picocli.CommandLine.Parameters;
  * config.yml (HostName, User, Port, IdentityFile, ProxyJump), skipping wildcard and negated
  * patterns and hosts already configured.
  */
-@Command(name = "import", description = "Import servers from an ssh config file (default ~/.ssh/config).")
+@Command(name = "import", description = "Import servers from an ssh config file (default ~/.ssh/config).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb import                      hosts from ~/.ssh/config",
+                "  nvidb import ~/work/ssh_config"})
 final class ImportCommand implements Callable<Integer> {
 
     private final Context context;
@@ -56,7 +59,10 @@ final class ImportCommand implements Callable<Integer> {
             AddedServers result = servers.isEmpty() ? new AddedServers(List.of(), List.of())
                     : new ConfigWriter(home).addServers(home.configYml(), servers);
             report(home, source, result);
-            return 0;
+            if (!result.added().isEmpty()) {
+                QueueNodesNotice.afterAdding(context, config);
+            }
+            return ExitCodes.ok();
         }
     }
 

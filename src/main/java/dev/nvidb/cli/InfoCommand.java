@@ -17,7 +17,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code nvidb info}: configuration files, SSH settings and the servers they define. */
-@Command(name = "info", description = "Show where nvidb keeps its configuration and which servers it knows.")
+@Command(name = "info", description = "Show where nvidb keeps its configuration and which servers it knows.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb info",
+                "  nvidb info --json"})
 final class InfoCommand implements Callable<Integer> {
 
     private final Context context;
@@ -46,7 +49,7 @@ final class InfoCommand implements Callable<Integer> {
             } else {
                 print(context.out(), info);
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 
@@ -62,7 +65,8 @@ final class InfoCommand implements Callable<Integer> {
         out.println("monitor       " + servers(info.monitorServers()) + (info.remoteByDefault() ? "  (remote by default)" : ""));
         out.println("queue         " + servers(info.queueServers()));
         if (info.forwardTo() != null) {
-            out.println("forwarding    every queue command runs on " + info.forwardTo());
+            out.println("remote        queue.yml names " + info.forwardTo() + ", but forwarding is not built yet:"
+                    + " queue commands refuse to run unless given --local");
         }
     }
 

@@ -44,7 +44,7 @@ abstract class JobChangeCommand implements Callable<Integer> {
             } else {
                 changes.forEach(change -> context.err().println(change.message()));
             }
-            return all ? 0 : 1;
+            return ExitCodes.okOr(all, ExitCodes.Outcome.FAILED);
         }
     }
 

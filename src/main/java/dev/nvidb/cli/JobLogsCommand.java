@@ -19,7 +19,11 @@ import picocli.CommandLine.Parameters;
  * {@code -f} it follows by byte offset (no line is printed twice or skipped) and stops when the
  * job ends, after the last bytes.
  */
-@Command(name = "logs", description = "Print a job's output (stdout, or --stderr); -f follows until the job ends.")
+@Command(name = "logs", description = "Print a job's output (stdout, or --stderr); -f follows until the job ends.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job logs 12",
+                "  nvidb job logs 12 -f",
+                "  nvidb job logs 12 --stderr -n 200"})
 final class JobLogsCommand implements Callable<Integer> {
 
     private final Context context;
@@ -62,13 +66,13 @@ final class JobLogsCommand implements Callable<Integer> {
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
-                return 0;
+                return ExitCodes.ok();
             }
             write(chunk.bytes());
             if (follow) {
                 logs.follow(job, stderr, chunk.nextOffset(), pause, this::write);
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

@@ -14,7 +14,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb job ls}: jobs, oldest first, with why each pending job waits. */
-@Command(name = "ls", description = "List jobs (every pending job says why it waits).")
+@Command(name = "ls", description = "List jobs (every pending job says why it waits).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job ls",
+                "  nvidb job ls --active",
+                "  nvidb job ls --state failed,lost -n 20 --json"})
 final class JobLsCommand implements Callable<Integer> {
 
     private final Context context;
@@ -43,7 +47,7 @@ final class JobLsCommand implements Callable<Integer> {
             JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit);
             wiring.refresh(queue, options, true);
             Render.list(context, options.json, queue.reading().listJobs(query));
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

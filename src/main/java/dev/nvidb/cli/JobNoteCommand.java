@@ -54,7 +54,7 @@ final class JobNoteCommand implements Callable<Integer> {
             } else if (edits == 0 && note != null) {
                 context.out().println(note);
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

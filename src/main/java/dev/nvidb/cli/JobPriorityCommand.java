@@ -61,7 +61,7 @@ final class JobPriorityCommand implements Callable<Integer> {
             } else {
                 context.out().println(priority);
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

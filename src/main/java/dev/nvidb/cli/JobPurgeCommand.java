@@ -55,7 +55,7 @@ final class JobPurgeCommand implements Callable<Integer> {
             } else {
                 context.err().println("purged " + purged.size() + (purged.size() == 1 ? " job" : " jobs"));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

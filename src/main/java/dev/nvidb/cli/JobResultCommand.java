@@ -13,8 +13,12 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code nvidb job result ID [--set JSON]}: the job's result document, collected from its
  * {@code result.json} or set by a client; how clients pass structured data to each other.
+ * Exit 1 while the job has no result, with or without {@code --json}.
  */
-@Command(name = "result", description = "Print a job's result document, or set it with --set.")
+@Command(name = "result", description = "Print a job's result document, or set it with --set.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job result 12",
+                "  nvidb job result 12 --set '{\"loss\": 0.12}'"})
 final class JobResultCommand implements Callable<Integer> {
 
     private final Context context;
@@ -46,15 +50,14 @@ final class JobResultCommand implements Callable<Integer> {
             }
             String result = queue.reading().getJob(jobId).job().result();
             if (options.json) {
-                context.out().println(Json.write(new JsonCommands.Result(Json.SCHEMA_VERSION, true, jobId, Json.parse(result))));
-                return 0;
-            }
-            if (result == null) {
+                context.out().println(Json.write(new JsonCommands.Result(Json.SCHEMA_VERSION, result != null, jobId,
+                        Json.parse(result))));
+            } else if (result == null) {
                 context.err().println("job " + jobId + " has no result yet");
-                return 1;
+            } else {
+                context.out().println(result);
             }
-            context.out().println(result);
-            return 0;
+            return ExitCodes.okOr(result != null, ExitCodes.Outcome.FAILED);
         }
     }
 }

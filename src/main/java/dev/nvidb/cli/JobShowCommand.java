@@ -13,7 +13,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code nvidb job show ID [--logs N]}: everything about one job. */
-@Command(name = "show", description = "Show one job in detail, optionally with the end of its output.")
+@Command(name = "show", description = "Show one job in detail, optionally with the end of its output.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job show 12",
+                "  nvidb job show 12 --logs 40"})
 final class JobShowCommand implements Callable<Integer> {
 
     private final Context context;
@@ -50,7 +53,7 @@ final class JobShowCommand implements Callable<Integer> {
                     context.out().print(tail.endsWith("\n") || tail.isEmpty() ? tail : tail + "\n");
                 }
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

@@ -19,7 +19,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code nvidb job submit [options] -- COMMAND…}: queue a command to run when a GPU has room. */
-@Command(name = "submit", description = "Queue a command; it runs when a GPU has room for it.")
+@Command(name = "submit", description = "Queue a command; it runs when a GPU has room for it.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job submit -- python train.py --lr 3e-4",
+                "  nvidb job submit --vram 20G --gpus 2 --name sweep-1 -- python train.py",
+                "  nvidb job submit --after 12 --node gpu-a -- ./eval.sh",
+                "  nvidb job submit --gpus 0 --wait -- make data        CPU only; exit as the job",
+                "  nvidb job submit --script run.sh --env SEED=3"})
 final class JobSubmitCommand implements Callable<Integer> {
 
     private final Context context;
@@ -85,7 +91,7 @@ final class JobSubmitCommand implements Callable<Integer> {
                 return JobWaiting.await(context, queue, options, List.of(id), waitTimeout, 0);
             }
             Render.submitted(context, options.json, job);
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

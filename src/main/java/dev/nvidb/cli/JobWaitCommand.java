@@ -9,7 +9,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code nvidb job wait ID… [--timeout S]}: block until the jobs end (0 all completed, 1 one failed, 2 timed out). */
-@Command(name = "wait", description = "Wait for jobs to end: exit 0 all completed, 1 any ended badly, 2 timed out.")
+@Command(name = "wait", description = "Wait for jobs to end: exit 0 all completed, 1 any ended badly, 2 timed out.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb job wait 12",
+                "  nvidb job wait 12 13 --timeout 600 --logs 20"})
 final class JobWaitCommand implements Callable<Integer> {
 
     private final Context context;

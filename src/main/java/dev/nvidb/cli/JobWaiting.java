@@ -86,7 +86,8 @@ final class JobWaiting {
     private static int report(Context context, Queue queue, QueueOptions options, List<JobView> jobs,
                               boolean timedOut, int logLines) {
         boolean allCompleted = jobs.stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
-        int code = timedOut ? 2 : allCompleted ? 0 : 1;
+        int code = ExitCodes.of(timedOut ? ExitCodes.Outcome.WAIT_TIMED_OUT
+                : allCompleted ? ExitCodes.Outcome.OK : ExitCodes.Outcome.JOB_FAILED);
         Map<Long, String> logs = new LinkedHashMap<>();
         if (logLines > 0) {
             for (JobView job : jobs) {
@@ -96,7 +97,7 @@ final class JobWaiting {
             }
         }
         if (options.json) {
-            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, code == 0, timedOut,
+            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, !timedOut && allCompleted, timedOut,
                     jobs.stream().map(Render::json).toList(), logLines > 0 ? logs : null)));
         } else {
             for (JobView job : jobs) {

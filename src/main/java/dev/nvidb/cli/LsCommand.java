@@ -16,7 +16,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb ls}: the configured servers, one per line. */
-@Command(name = "ls", description = "List the configured servers.")
+@Command(name = "ls", description = "List the configured servers.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb ls",
+                "  nvidb ls --json"})
 final class LsCommand implements Callable<Integer> {
 
     private final Context context;
@@ -47,7 +50,7 @@ final class LsCommand implements Callable<Integer> {
             } else {
                 servers.forEach(server -> context.out().println(line(server)));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

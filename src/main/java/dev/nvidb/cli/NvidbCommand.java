@@ -14,10 +14,22 @@ import picocli.CommandLine.Option;
 
 /**
  * The root command: the GPU monitor. {@code nvidb --once} prints this machine's GPUs,
- * {@code nvidb --once --remote} every configured server's too, probed in parallel.
+ * {@code nvidb --once --remote} every configured server's too, probed in parallel. Exit 1
+ * when a node did not answer (see {@link #answered}).
  */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = "GPU monitor and daemonless GPU job queue over SSH.")
+        description = "GPU monitor and daemonless GPU job queue over SSH.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb --once                          this machine's GPUs",
+                "  nvidb --once --remote --json          every configured server's too, as JSON",
+                "  nvidb add --hostname gpu-a            add a server, then: nvidb trust gpu-a",
+                "  nvidb job submit --vram 20G -- python train.py",
+                "  nvidb queue status",
+                "  nvidb help job submit                 the help of one command",
+                "",
+                "Exit codes: 0 ok; 1 failed (a node did not answer, a waited job failed,",
+                "alerts open); 2 usage error, or a wait timed out; 130 interrupted.",
+                "See docs/exit-codes.md."})
 final class NvidbCommand implements Callable<Integer> {
 
     private final Context context;
@@ -40,7 +52,7 @@ final class NvidbCommand implements Callable<Integer> {
     public Integer call() {
         if (!once) {
             context.err().println("nvidb: the interactive monitor is not built yet; use 'nvidb --once'");
-            return 2;
+            return ExitCodes.of(ExitCodes.Outcome.USAGE);
         }
         try (Wiring wiring = new Wiring(context)) {
             NvidbConfig config = wiring.config();
@@ -49,13 +61,24 @@ final class NvidbCommand implements Callable<Integer> {
                     ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
                     : List.of(wiring.nodes().local(null));
             List<ProbeResult> results = wiring.prober().probeAll(nodes);
+            boolean ok = answered(results, withServers);
             if (output.json) {
-                context.out().println(Json.write(JsonMonitor.of(results)));
+                context.out().println(Json.write(JsonMonitor.of(results, ok)));
             } else {
-                context.out().print(MonitorText.render(results, Terminal.width(context)));
+                context.out().print(MonitorText.render(results, Terminal.width(context), Terminal.style(context, false)));
             }
             context.out().flush();
-            return results.stream().allMatch(result -> result.snapshot() != null && !result.degraded()) ? 0 : 1;
+            return ExitCodes.okOr(ok, ExitCodes.Outcome.FAILED);
         }
+    }
+
+    /**
+     * Whether the probe succeeded. With the servers, every node must have answered; a node
+     * that answered without a usable NVIDIA driver says so in its row ({@code no_gpu}) and
+     * does not fail the run, so a laptop without a GPU can watch its servers. Alone, this
+     * machine must have answered with GPU data.
+     */
+    static boolean answered(List<ProbeResult> results, boolean withServers) {
+        return results.stream().allMatch(result -> result.snapshot() != null && (withServers || !result.degraded()));
     }
 }

@@ -42,7 +42,7 @@ final class QueueAckCommand implements Callable<Integer> {
             } else {
                 context.err().println("acknowledged " + count + (count == 1 ? " alert" : " alerts"));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

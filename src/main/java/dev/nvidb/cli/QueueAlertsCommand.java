@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
  * {@code nvidb queue alerts [--detail]}: what needs attention. Exits 1 while any alert is open,
  * so a shell or an agent can branch on it.
  */
-@Command(name = "alerts", description = "Open alerts (exit 1 while any is open); --detail adds the captured output.")
+@Command(name = "alerts", description = "Open alerts (exit 1 while any is open); --detail adds the captured output.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue alerts --detail",
+                "  nvidb queue ack --all"})
 final class QueueAlertsCommand implements Callable<Integer> {
 
     private final Context context;
@@ -41,7 +44,7 @@ final class QueueAlertsCommand implements Callable<Integer> {
                 context.out().println(Json.write(new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
                         open.stream().map(JsonQueue::alert).toList())));
             } else {
-                context.out().print(QueueText.alerts(open, Terminal.width(context)));
+                context.out().print(QueueText.alerts(open, Terminal.width(context), Terminal.style(context, false)));
                 if (detail) {
                     for (AlertView alert : open) {
                         if (alert.detail() != null) {
@@ -54,7 +57,7 @@ final class QueueAlertsCommand implements Callable<Integer> {
                     context.err().println("no open alerts");
                 }
             }
-            return open.isEmpty() ? 0 : 1;
+            return ExitCodes.okOr(open.isEmpty(), ExitCodes.Outcome.ALERTS_OPEN);
         }
     }
 }

@@ -43,7 +43,7 @@ final class QueueEventsCommand implements Callable<Integer> {
             } else {
                 events.forEach(event -> context.out().println(EventText.line(event)));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

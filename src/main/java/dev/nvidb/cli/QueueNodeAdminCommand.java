@@ -43,7 +43,7 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             } else {
                 context.err().println(name + ": " + action() + (changed ? "" : " (already)"));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

@@ -38,9 +38,10 @@ final class QueueNodesCommand implements Callable<Integer> {
             if (options.json) {
                 context.out().println(Json.write(JsonQueue.nodes(status.nodes())));
             } else {
-                context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now()));
+                context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now(), Terminal.width(context),
+                        Terminal.style(context, false)));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

@@ -14,7 +14,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue status [--procs]}: alerts first, then nodes with budgets, then jobs. */
-@Command(name = "status", description = "Open alerts, nodes with their GPU budgets, and the job table in one view.")
+@Command(name = "status", description = "Open alerts, nodes with their GPU budgets, and the job table in one view.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue status",
+                "  nvidb queue status --procs --recent 20"})
 final class QueueStatusCommand implements Callable<Integer> {
 
     private final Context context;
@@ -40,18 +43,18 @@ final class QueueStatusCommand implements Callable<Integer> {
             if (options.json) {
                 List<dev.nvidb.output.JsonJob> jobs = status.jobs().stream().map(Render::json).toList();
                 context.out().println(Json.write(JsonQueue.status(status, jobs)));
-                return 0;
+                return ExitCodes.ok();
             }
             int width = Terminal.width(context);
-            context.out().print(QueueText.alerts(status.openAlerts(), width));
-            context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now()));
+            context.out().print(QueueText.alerts(status.openAlerts(), width, Terminal.style(context, false)));
+            context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now(), width, Terminal.style(context, false)));
             List<JobView> jobs = status.jobs();
             if (!jobs.isEmpty()) {
                 Render.list(context, false, jobs);
             }
             context.out().println(QueueText.counts(status.counts()) + (status.pendingReaps() > 0
                     ? "; " + status.pendingReaps() + " kills owed to unreachable nodes" : ""));
-            return 0;
+            return ExitCodes.ok();
         }
     }
 }

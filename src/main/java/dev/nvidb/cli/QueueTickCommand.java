@@ -12,7 +12,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue tick [--watch SEC]}: one scheduler pass now, or one every SEC seconds. */
-@Command(name = "tick", description = "Run one scheduler pass now (or keep ticking with --watch SEC).")
+@Command(name = "tick", description = "Run one scheduler pass now (or keep ticking with --watch SEC).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue tick",
+                "  nvidb queue tick --watch 5"})
 final class QueueTickCommand implements Callable<Integer> {
 
     private final Context context;
@@ -43,18 +46,18 @@ final class QueueTickCommand implements Callable<Integer> {
             Queue queue = wiring.queue(options);
             if (background) {
                 queue.ticking().asSubmitTicker(SUBMIT_LINGER);
-                return 0;
+                return ExitCodes.ok();
             }
             if (watch == null) {
                 TickResult report = queue.ticking().now();
                 print(report);
-                return report.failed().isEmpty() ? 0 : 1;
+                return ExitCodes.okOr(report.failed().isEmpty(), ExitCodes.Outcome.FAILED);
             }
             queue.ticking().watch(Duration.ofMillis(Math.round(watch * 1000)), report -> {
                 print(report);
                 return true;
             });
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

@@ -42,6 +42,6 @@ final class Render {
         List<JobText.Row> rows = views.stream().map(view -> new JobText.Row(view.job(),
                 JobText.info(view.job(), view.pendingReason(), view.unverifiedSince(), now),
                 view.unverifiedSince() != null)).toList();
-        context.out().print(JobText.table(rows, Terminal.width(context)));
+        context.out().print(JobText.table(rows, Terminal.width(context), Terminal.style(context, false)));
     }
 }

@@ -21,7 +21,10 @@ import picocli.CommandLine.Parameters;
  * {@code nvidb trust NODE}: shows the host key a server presents and, once confirmed, records
  * it in known_hosts. A key that differs from the recorded one is never replaced here.
  */
-@Command(name = "trust", description = "Show a server's host key fingerprint and record it in known_hosts.")
+@Command(name = "trust", description = "Show a server's host key fingerprint and record it in known_hosts.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb trust gpu-a                 show the fingerprint and ask",
+                "  nvidb trust gpu-a --fingerprint SHA256:…   record it if it matches"})
 final class TrustCommand implements Callable<Integer> {
 
     private final Context context;
@@ -67,7 +70,7 @@ final class TrustCommand implements Callable<Integer> {
                 context.out().println(Json.write(new JsonCommands.Trusted(Json.SCHEMA_VERSION, true, server.name(), where,
                         scan.keyType(), scan.fingerprint(), scan.status().name().toLowerCase(), recorded)));
             }
-            return 0;
+            return ExitCodes.ok();
         }
     }
 

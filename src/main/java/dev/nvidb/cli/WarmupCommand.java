@@ -84,7 +84,7 @@ final class WarmupCommand implements Callable<Integer> {
             context.out().println(Json.write(JsonMonitor.of(results)));
             context.out().println(MonitorText.render(results, 80));
             rehearseQueue(dir, nvidbHome);
-            return 0;
+            return ExitCodes.ok();
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());

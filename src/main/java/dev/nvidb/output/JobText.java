@@ -19,8 +19,17 @@ public final class JobText {
     private JobText() {
     }
 
+    /** Where the STATE column starts and ends in a row (after "%5d %-12s "). */
+    private static final int STATE_FROM = 19;
+    private static final int STATE_TO = STATE_FROM + 9;
+
     /** One row per job, after a header; {@code info} gives what the INFO column says for a job. */
     public static String table(List<Row> rows, int width) {
+        return table(rows, width, TextStyle.PLAIN);
+    }
+
+    /** As {@link #table(List, int)}, the STATE column painted by {@code style}. */
+    public static String table(List<Row> rows, int width, TextStyle style) {
         StringBuilder out = new StringBuilder(HEADER).append('\n');
         for (Row row : rows) {
             Job job = row.job();
@@ -31,7 +40,7 @@ public final class JobText {
                     Units.fit(job.spec().name(), 12), state(row), Units.fit(node, 9), Units.fit(gpus, 4),
                     job.spec().vramMb() == 0 ? "-" : Units.mebibytes(job.spec().vramMb()), job.priority(),
                     row.info() == null ? "" : row.info());
-            out.append(Units.fit(line, width)).append('\n');
+            out.append(style.stateAt(Units.fit(line, width), STATE_FROM, STATE_TO, state(row))).append('\n');
         }
         return out.toString();
     }

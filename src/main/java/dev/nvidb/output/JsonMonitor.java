@@ -29,10 +29,14 @@ public record JsonMonitor(int schemaVersion, boolean ok, List<JsonMonitorNode> n
             List<JsonGpu> gpus) {
     }
 
+    /** The document for {@code nvidb --once} on this machine alone: ok when it answered with GPU data. */
     public static JsonMonitor of(List<ProbeResult> results) {
-        List<JsonMonitorNode> nodes = results.stream().map(JsonMonitor::node).toList();
-        boolean ok = results.stream().allMatch(result -> result.snapshot() != null && !result.degraded());
-        return new JsonMonitor(Json.SCHEMA_VERSION, ok, nodes);
+        return of(results, results.stream().allMatch(result -> result.snapshot() != null && !result.degraded()));
+    }
+
+    /** The document with {@code ok} as the command decided it (the same as its exit code 0). */
+    public static JsonMonitor of(List<ProbeResult> results, boolean ok) {
+        return new JsonMonitor(Json.SCHEMA_VERSION, ok, results.stream().map(JsonMonitor::node).toList());
     }
 
     private static JsonMonitorNode node(ProbeResult result) {

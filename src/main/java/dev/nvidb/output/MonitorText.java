@@ -15,32 +15,43 @@ import java.util.Locale;
  */
 public final class MonitorText {
 
-    private static final String GPU_HEADER = String.format(Locale.ROOT, "  %-3s %-26s %5s  %-17s %4s  %5s  %5s",
-            "GPU", "NAME", "UTIL", "MEMORY", "MEM%", "TEMP", "POWER");
+    /** The GPU name column at 80 columns; a wider terminal widens it up to the longest name. */
+    private static final int NAME_WIDTH = 26;
 
     private MonitorText() {
     }
 
     /** Renders every node, in order, for a terminal {@code width} columns wide. */
     public static String render(List<ProbeResult> results, int width) {
+        return render(results, width, TextStyle.PLAIN);
+    }
+
+    /** As {@link #render(List, int)}, node states and errors painted by {@code style}. */
+    public static String render(List<ProbeResult> results, int width, TextStyle style) {
+        int longest = results.stream().flatMap(result -> result.findSnapshot().stream())
+                .flatMap(snapshot -> snapshot.gpus().stream()).mapToInt(gpu -> gpu.name() == null ? 0 : gpu.name().length())
+                .max().orElse(0);
+        int nameWidth = Math.max(NAME_WIDTH, Math.min(longest, NAME_WIDTH + Math.max(0, width - 80)));
         StringBuilder out = new StringBuilder();
         for (ProbeResult result : results) {
-            node(out, result, width);
+            node(out, result, width, nameWidth, style);
         }
         return out.toString();
     }
 
-    private static void node(StringBuilder out, ProbeResult result, int width) {
+    private static void node(StringBuilder out, ProbeResult result, int width, int nameWidth, TextStyle style) {
         NodeSnapshot snapshot = result.snapshot();
         if (snapshot == null) {
-            out.append(result.node()).append("  DOWN  ").append(withoutNodeName(result)).append('\n');
+            out.append(result.node()).append("  ").append(style.bad("DOWN")).append("  ").append(withoutNodeName(result))
+                    .append('\n');
             return;
         }
         if (result.degraded()) {
-            out.append(result.node()).append("  NO GPU  ").append(snapshot.error()).append('\n');
+            out.append(result.node()).append("  ").append(style.warn("NO GPU")).append("  ").append(snapshot.error())
+                    .append('\n');
             return;
         }
-        out.append(result.node()).append("  up  ").append(result.address());
+        out.append(result.node()).append("  ").append(style.good("up")).append("  ").append(result.address());
         String host = snapshot.info().hostname();
         if (host != null && !host.equals(result.node())) {
             out.append(" (").append(host).append(')');
@@ -58,13 +69,14 @@ public final class MonitorText {
         }
         out.append('\n');
         if (snapshot.error() != null) {
-            out.append("  note: ").append(snapshot.error()).append('\n');
+            out.append("  ").append(style.warn("note:")).append(' ').append(snapshot.error()).append('\n');
         }
         if (!snapshot.gpus().isEmpty()) {
-            out.append(GPU_HEADER).append('\n');
+            out.append(String.format(Locale.ROOT, "  %-3s %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s",
+                    "GPU", "NAME", "UTIL", "MEMORY", "MEM%", "TEMP", "POWER")).append('\n');
         }
         for (GpuSnapshot gpu : snapshot.gpus()) {
-            gpu(out, gpu, width);
+            gpu(out, gpu, width, nameWidth, style);
         }
     }
 
@@ -82,16 +94,17 @@ public final class MonitorText {
         return failure;
     }
 
-    private static void gpu(StringBuilder out, GpuSnapshot gpu, int width) {
-        String name = Units.fit(gpu.name(), 26);
+    private static void gpu(StringBuilder out, GpuSnapshot gpu, int width, int nameWidth, TextStyle style) {
+        String name = Units.fit(gpu.name(), nameWidth);
         if (gpu.error() != null) {
-            out.append(String.format(Locale.ROOT, "  %-3d %-26s error: %s%n", gpu.index(), name, gpu.error()));
+            out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %s %s%n", gpu.index(), name,
+                    style.bad("error:"), gpu.error()));
             return;
         }
         String memory = Units.mebibytes(gpu.memUsedMb()) + " / " + Units.mebibytes(gpu.memTotalMb());
         String power = gpu.powerW() == null ? "-" : Math.round(gpu.powerW()) + "W";
         String temperature = gpu.temperatureC() == null ? "-" : gpu.temperatureC() + "C";
-        out.append(String.format(Locale.ROOT, "  %-3d %-26s %5s  %-17s %4s  %5s  %5s%n", gpu.index(), name,
+        out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s%n", gpu.index(), name,
                 Units.percent(gpu.utilPercent()), memory, Units.percent(gpu.memUsedPercent()), temperature, power));
         for (GpuProcess process : gpu.processes()) {
             String memoryHeld = process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb());

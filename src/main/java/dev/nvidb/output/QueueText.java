@@ -19,25 +19,43 @@ import java.util.stream.Collectors;
  */
 public final class QueueText {
 
-    private static final String GPU_HEADER = String.format(Locale.ROOT, "  %-4s %-19s %4s %11s %10s %6s %6s %4s %6s",
-            "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE");
+    /** The MODEL column at 80 columns; a wider terminal widens it up to the longest model name. */
+    private static final int MODEL_WIDTH = 19;
 
     private QueueText() {
     }
 
     public static String nodes(List<NodeView> nodes, boolean processes, Instant now) {
+        return nodes(nodes, processes, now, 80, TextStyle.PLAIN);
+    }
+
+    /** As {@link #nodes(List, boolean, Instant)} for {@code width} columns, node states painted by {@code style}. */
+    public static String nodes(List<NodeView> nodes, boolean processes, Instant now, int width, TextStyle style) {
+        int longest = nodes.stream().flatMap(node -> node.gpus().stream())
+                .mapToInt(gpu -> gpu.gpu().name() == null ? 0 : gpu.gpu().name().length()).max().orElse(0);
+        Layout layout = new Layout(Math.max(MODEL_WIDTH, Math.min(longest, MODEL_WIDTH + Math.max(0, width - 80))),
+                Math.max(80, width), style);
         StringBuilder out = new StringBuilder();
         for (NodeView node : nodes) {
-            node(out, node, processes, now);
+            node(out, node, processes, now, layout);
         }
         return out.toString();
     }
 
+    /** Column widths and colour for one rendering. */
+    private record Layout(int model, int width, TextStyle style) {
+    }
+
     public static String alerts(List<AlertView> alerts, int width) {
+        return alerts(alerts, width, TextStyle.PLAIN);
+    }
+
+    /** Open alerts, one line each, painted as warnings by {@code style}. */
+    public static String alerts(List<AlertView> alerts, int width, TextStyle style) {
         StringBuilder out = new StringBuilder();
         for (AlertView alert : alerts) {
-            out.append(Units.fit(String.format(Locale.ROOT, "! %d %s %s", alert.id(), alert.kind(), alert.message()), width))
-                    .append('\n');
+            out.append(style.warn(Units.fit(String.format(Locale.ROOT, "! %d %s %s", alert.id(), alert.kind(),
+                    alert.message()), width))).append('\n');
         }
         return out.toString();
     }
@@ -47,8 +65,9 @@ public final class QueueText {
                 .map(entry -> entry.getValue() + " " + entry.getKey()).collect(Collectors.joining(", "));
     }
 
-    private static void node(StringBuilder out, NodeView node, boolean processes, Instant now) {
-        out.append(node.name()).append(" [").append(node.drained() ? node.status() + ", drained" : node.status())
+    private static void node(StringBuilder out, NodeView node, boolean processes, Instant now, Layout layout) {
+        String status = "up".equals(node.status()) ? layout.style().good(node.status()) : layout.style().bad(node.status());
+        out.append(node.name()).append(" [").append(node.drained() ? status + ", drained" : status)
                 .append(node.ignored() ? ", ignored" : "").append(']');
         String host = node.snapshot() == null ? null : node.snapshot().info().hostname();
         if (host != null && !host.equals(node.name())) {
@@ -60,10 +79,11 @@ public final class QueueText {
             out.append("  ").append(node.lastError()).append('\n');
         }
         if (!node.gpus().isEmpty()) {
-            out.append(GPU_HEADER).append('\n');
+            out.append(String.format(Locale.ROOT, "  %-4s %-" + layout.model() + "s %4s %11s %10s %6s %6s %4s %6s",
+                    "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE")).append('\n');
         }
         for (GpuView gpu : node.gpus()) {
-            gpu(out, gpu);
+            gpu(out, gpu, layout.model());
             if (processes) {
                 for (GpuProcess process : gpu.gpu().processes()) {
                     Long job = gpu.jobOfPid().get(process.pid());
@@ -71,17 +91,18 @@ public final class QueueText {
                             process.user() == null ? "?" : Units.fit(process.user(), 10),
                             process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb()),
                             job == null ? "" : "job " + job + "  ",
-                            process.command() != null ? process.command() : process.name()), 80)).append('\n');
+                            process.command() != null ? process.command() : process.name()), layout.width()))
+                            .append('\n');
                 }
             }
         }
     }
 
-    private static void gpu(StringBuilder out, GpuView view) {
+    private static void gpu(StringBuilder out, GpuView view, int modelWidth) {
         GpuSnapshot gpu = view.gpu();
-        String model = Units.fit(gpu.name(), 19);
+        String model = Units.fit(gpu.name(), modelWidth);
         if (view.budget() == null) {
-            out.append(String.format(Locale.ROOT, "  %-4s %-19s %s%n", "GPU" + gpu.index(), model,
+            out.append(String.format(Locale.ROOT, "  %-4s %-" + modelWidth + "s %s%n", "GPU" + gpu.index(), model,
                     gpu.error() == null ? "state unknown: not a placement target" : "error: " + gpu.error()));
             return;
         }
@@ -89,7 +110,8 @@ public final class QueueText {
         long foreignProcesses = gpu.processes().stream().filter(p -> !view.jobOfPid().containsKey(p.pid())).count();
         String unmanaged = Units.mebibytes(budget.externalMb())
                 + ("blind".equals(view.attribution()) ? "(b)" : foreignProcesses > 0 ? "(" + foreignProcesses + "p)" : "");
-        out.append(String.format(Locale.ROOT, "  %-4s %-19s %4s %11s %10s %6s %6s %4d %6s%n", "GPU" + gpu.index(), model,
+        out.append(String.format(Locale.ROOT, "  %-4s %-" + modelWidth + "s %4s %11s %10s %6s %6s %4d %6s%n",
+                "GPU" + gpu.index(), model,
                 Units.percent(gpu.utilPercent()), Units.mebibytes(gpu.memUsedMb()) + "/" + Units.mebibytes(gpu.memTotalMb()),
                 unmanaged, budget.queueUsedMb() == null ? "-" : Units.mebibytes(budget.queueUsedMb()),
                 Units.mebibytes(budget.reservedMb()), budget.jobCount(), Units.mebibytes(Math.max(0, budget.freeMb()))));

@@ -92,10 +92,13 @@ final class HostKeyCheck {
         String subject = "host key for " + label.subject();
         String presentedText = presented == null ? "" : KeyUtils.getKeyType(presented) + " " + fingerprint(presented);
         return switch (verdict) {
-            case UNKNOWN -> new SshException(subject + " is not known",
-                    label.isJump()
-                            ? "record it by connecting once with 'ssh " + label.name() + "', or set host_key_policy: accept-new"
-                            : "run 'nvidb trust " + label.name() + "' to see its fingerprint and record it, "
+            // The trust command is in the message itself: the monitor and the queue show a node's
+            // failure as one line of data, without the hint.
+            case UNKNOWN -> label.isJump()
+                    ? new SshException(subject + " is not known",
+                            "record it by connecting once with 'ssh " + label.name() + "', or set host_key_policy: accept-new")
+                    : new SshException(subject + " is not known: run 'nvidb trust " + label.name() + "'",
+                            "'nvidb trust " + label.name() + "' shows its fingerprint and records it in known_hosts; "
                                     + "or set host_key_policy: accept-new");
             case CHANGED -> new SshException(subject + " has CHANGED: it now presents " + presentedText
                     + ", which does not match " + knownHosts.path(),

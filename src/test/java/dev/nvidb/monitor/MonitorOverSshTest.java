@@ -149,9 +149,36 @@ class MonitorOverSshTest {
     }
 
     @Test
+    void thisMachineWithoutADriverDoesNotFailTheRemoteView() throws Exception {
+        Map<String, String> env = environment(List.of("gpu-a", "gpu-b"));
+        Path config = home.resolve(".nvidb/config.yml");
+        Files.writeString(config, Files.readString(config).replace("include_local: false", "include_local: true"));
+        CliRunner.Result alone = CliRunner.run(env, "--once", "--no-remote", "--json");
+        String local = byNode(JSON.readTree(alone.stdout())).values().iterator().next().get("status").asText();
+        org.junit.jupiter.api.Assumptions.assumeTrue(local.equals("no_gpu"),
+                "this machine has an NVIDIA driver (" + local + "); the case needs one without");
+        assertEquals(1, alone.exitCode(), "alone, a machine without a driver fails: " + alone.stdout());
+        assertEquals(1, CliRunner.run(env, "--once", "--no-remote").exitCode());
+
+        CliRunner.Result remote = CliRunner.run(env, "--once", "--remote", "--json");
+        assertEquals(0, remote.exitCode(), "every configured server answered: " + remote.stdout());
+        JsonNode document = JSON.readTree(remote.stdout());
+        assertTrue(document.get("ok").asBoolean(), remote.stdout());
+        List<String> statuses = java.util.stream.StreamSupport.stream(document.get("nodes").spliterator(), false)
+                .map(node -> node.get("status").asText()).toList();
+        assertEquals(List.of("no_gpu", "up", "up"), statuses, "this machine's row says it has no NVIDIA GPU");
+        CliRunner.Result text = CliRunner.run(env, "--once", "--remote");
+        assertEquals(0, text.exitCode(), text.stdout());
+
+        Files.writeString(config, Files.readString(config) + "  - hostname: gpu-stopped\n");
+        assertEquals(1, CliRunner.run(env, "--once", "--remote", "--json").exitCode(),
+                "a configured server that did not answer still fails the run");
+    }
+
+    @Test
     void nodeWithoutPythonFallsBackToNvidiaSmi() throws Exception {
         CliRunner.Result run = CliRunner.run(environment(List.of("gpu-nopy")), "--once", "--remote", "--json");
-        assertEquals(0, run.exitCode(), run.stderr());
+        assertEquals(0, run.exitCode(), run.stderr() + run.stdout());
         JsonNode node = byNode(JSON.readTree(run.stdout())).get("gpu-nopy");
         assertEquals("nvidia-smi", node.get("source").asText());
         assertEquals("Tesla V100-PCIE-16GB", node.at("/gpus/0/name").asText());
@@ -182,7 +209,9 @@ class MonitorOverSshTest {
         assertEquals(1, refused.exitCode());
         JsonNode node = byNode(JSON.readTree(refused.stdout())).get("gpu-a");
         assertEquals("down", node.get("status").asText());
-        assertTrue(node.get("error").asText().contains("not known"), node.toString());
+        assertTrue(node.get("error").asText().contains("not known: run 'nvidb trust gpu-a'"), node.toString());
+        CliRunner.Result text = CliRunner.run(env, "--once", "--remote");
+        assertTrue(text.stdout().contains("is not known: run 'nvidb trust gpu-a'"), "the README's hint: " + text.stdout());
 
         CliRunner.Result unconfirmed = CliRunner.run(env, "trust", "gpu-a");
         assertEquals(2, unconfirmed.exitCode(), unconfirmed.stderr());

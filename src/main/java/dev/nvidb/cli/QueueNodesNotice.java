@@ -1,0 +1,40 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.config.ConfigLoader;
+import dev.nvidb.config.NvidbConfig;
+
+/**
+ * After {@code nvidb add} or {@code nvidb import}: with no servers, the queue runs jobs on this
+ * machine; once config.yml has one (and queue.yml names no servers of its own), the queue
+ * runs them on the servers only, unless {@code queue.include_local} is set. Say so when a
+ * command changes that, so the next {@code job submit} does not wait on a server unexplained.
+ */
+final class QueueNodesNotice {
+
+    private QueueNodesNotice() {
+    }
+
+    /** Prints the notice on stderr when {@code before} ran the queue here and the config now does not. */
+    static void afterAdding(Context context, NvidbConfig before) {
+        if (before.hasQueueServers() || before.queue().includeLocal()) {
+            return;
+        }
+        NvidbConfig after = new ConfigLoader(before.home(), context.environment()).load();
+        String line = notice(before, after);
+        if (line != null) {
+            context.err().println(line);
+        }
+    }
+
+    /** The notice for a change from {@code before} to {@code after}, or null when the queue's nodes did not move. */
+    static String notice(NvidbConfig before, NvidbConfig after) {
+        boolean localBefore = before.queue().includeLocal() || !before.hasQueueServers();
+        boolean localAfter = after.queue().includeLocal() || !after.hasQueueServers();
+        if (!localBefore || localAfter) {
+            return null;
+        }
+        return "note: the queue now runs jobs on the configured servers only, no longer on this machine;"
+                + " to keep this machine as a queue node, set 'include_local: true' under 'queue:' in "
+                + after.home().display(after.home().queueYml());
+    }
+}
