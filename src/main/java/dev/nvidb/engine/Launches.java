@@ -85,7 +85,7 @@ final class Launches {
                         launch.assignment().launchToken(), launch.dir(),
                         RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment())));
             }
-            requests.put(node, AgentRequest.probe(queue.jobRoot()).withoutSnapshot().withLaunches(starts)
+            requests.put(node, AgentRequest.probe(nodes.jobRoot(node.name())).withoutSnapshot().withLaunches(starts)
                     .withKills(kills(reapsHere, queue)));
             byNode.put(node.name(), launches);
             owed.put(node.name(), reapsHere);

@@ -27,12 +27,14 @@ import java.util.UUID;
 final class Placements {
 
     private final Database database;
+    private final QueueNodes nodes;
     private final TickSettings settings;
     private final Alerts alerts;
     private final JobTransitions transitions;
     private final MetaStore meta;
 
-    Placements(Database database, TickSettings settings, Alerts alerts, Clock clock) {
+    Placements(Database database, QueueNodes nodes, TickSettings settings, Alerts alerts, Clock clock) {
+        this.nodes = nodes;
         this.database = database;
         this.settings = settings;
         this.alerts = alerts;
@@ -76,13 +78,13 @@ final class Placements {
                 }
             }
             Map<String, List<Launch>> launches = new LinkedHashMap<>();
-            String queueRoot = settings.queue().jobRoot() + "/" + QueueIdentity.of(meta).run(conn);
+            String queue = QueueIdentity.of(meta).run(conn);
             for (Placement placement : plan.placements()) {
                 Job job = seen.get(placement.jobId());
                 int attempt = job.attempt() + 1;
                 Assignment assignment = new Assignment(placement.node(), placement.gpuIndices(), placement.gpuUuids(),
                         attempt, UUID.randomUUID().toString());
-                String dir = JobQuery.directory(queueRoot, job.id(), attempt);
+                String dir = JobQuery.directory(nodes.jobRoot(placement.node()) + "/" + queue, job.id(), attempt);
                 if (transitions.place(conn, job.id(), assignment, dir, now)) {
                     launches.computeIfAbsent(placement.node(), node -> new ArrayList<>())
                             .add(new Launch(job, assignment, dir));

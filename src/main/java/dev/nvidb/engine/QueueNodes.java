@@ -23,6 +23,8 @@ public final class QueueNodes {
     private final List<String> names;
     private final Map<String, ServerConfig> servers;
     private final String localName;
+    private final String jobRoot;
+    private final String localJobRoot;
     private final Supplier<NodeDirectory> directory;
     private List<Node> nodes;
 
@@ -39,6 +41,24 @@ public final class QueueNodes {
         all.addAll(servers.keySet());
         this.names = List.copyOf(all);
         this.directory = directory;
+        this.jobRoot = queue.jobRoot();
+        this.localJobRoot = localJobRoot(config);
+    }
+
+    /**
+     * Where jobs live on this machine when {@code job_root} is left at its default and
+     * {@code NVIDB_HOME} moved the nvidb directory: under it ({@code $NVIDB_HOME/jobs}), so a
+     * second queue on the same account keeps its local jobs apart, like its database.
+     */
+    private static String localJobRoot(NvidbConfig config) {
+        boolean defaultRoot = QueueConfig.defaults().jobRoot().equals(config.queue().jobRoot());
+        boolean moved = !config.home().dir().equals(config.home().userHome().resolve(".nvidb"));
+        return defaultRoot && moved ? config.home().dir().resolve("jobs").toString() : config.queue().jobRoot();
+    }
+
+    /** The job root on {@code node}: {@code job_root}, or for this machine see {@link #localJobRoot}. */
+    public String jobRoot(String node) {
+        return node.equals(localName) ? localJobRoot : jobRoot;
     }
 
     /** Every node name, the local node first. */

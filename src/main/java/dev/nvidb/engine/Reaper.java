@@ -45,7 +45,7 @@ final class Reaper {
             List<KillRequest> kills = Launches.kills(here, settings.queue());
             if (!kills.isEmpty()) {
                 nodes.findNode(name).ifPresent(node -> {
-                    requests.put(node, AgentRequest.probe(settings.queue().jobRoot()).withoutSnapshot().withKills(kills));
+                    requests.put(node, AgentRequest.probe(nodes.jobRoot(name)).withoutSnapshot().withKills(kills));
                     owed.put(name, here);
                 });
             }

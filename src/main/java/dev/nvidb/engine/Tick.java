@@ -95,7 +95,7 @@ final class Tick {
         }
         giveUpOnSkipped(skipped, state, now);
         Planned planned = plan(answers, now);
-        Placements placements = new Placements(database, settings, alerts, clock);
+        Placements placements = new Placements(database, nodes, settings, alerts, clock);
         // Placed now, not when the tick began: the plan also places jobs submitted during the probe.
         Map<String, List<Placements.Launch>> placed = placements.commit(planned.plan(), planned.seen(),
                 clock.instant());
@@ -130,7 +130,7 @@ final class Tick {
                         job.jobDir()));
             }
             queries.addAll(unidentifiedReaps(state.reapsOn(node.name())));
-            requests.put(node, AgentRequest.probe(queue.jobRoot()).withJobs(queries)
+            requests.put(node, AgentRequest.probe(nodes.jobRoot(node.name())).withJobs(queries)
                     .withKills(Launches.kills(state.reapsOn(node.name()), queue))
                     .withLogTailLines(queue.logTailLines()));
         }

@@ -35,7 +35,7 @@ class PlanCommitRaceTest {
 
     private static Map<String, List<Placements.Launch>> commit(FakeCluster cluster, Plan plan, Map<Long, Job> seen) {
         Alerts alerts = new Alerts(new AlertStore(cluster.database));
-        return new Placements(cluster.database, cluster.settings, alerts, cluster.clock)
+        return new Placements(cluster.database, cluster.queueNodes, cluster.settings, alerts, cluster.clock)
                 .commit(plan, seen, cluster.clock.instant());
     }
 

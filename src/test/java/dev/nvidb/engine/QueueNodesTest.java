@@ -17,11 +17,16 @@ import org.junit.jupiter.api.Test;
 class QueueNodesTest {
 
     private static QueueNodes nodes(boolean includeLocal, String... servers) {
-        NvidbHome home = new NvidbHome(Path.of("/tmp/h/.nvidb"), Path.of("/tmp/h"));
+        return nodes(Path.of("/tmp/h/.nvidb"), null, includeLocal, servers);
+    }
+
+    private static QueueNodes nodes(Path nvidbHome, String jobRoot, boolean includeLocal, String... servers) {
+        NvidbHome home = new NvidbHome(nvidbHome, Path.of("/tmp/h"));
         NvidbConfig defaults = NvidbConfig.defaults(home);
         QueueConfig queue = defaults.queue();
         QueueConfig withLocal = new QueueConfig(includeLocal, "here", queue.tickMinInterval(), queue.leaseSeconds(),
-                queue.headroomMb(), queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode(), queue.placement(), queue.jobRoot(),
+                queue.headroomMb(), queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode(), queue.placement(),
+                jobRoot == null ? queue.jobRoot() : jobRoot,
                 queue.killGraceSeconds(), queue.backoffMaxSeconds(), queue.lostAfterSeconds(), queue.logTailLines(),
                 queue.notifications(), queue.backup());
         List<ServerConfig> list = java.util.Arrays.stream(servers).map(ServerConfig::ofHost).toList();
@@ -60,5 +65,17 @@ class QueueNodesTest {
         assertEquals(List.of("here"), nodes(false).names());
         assertEquals(List.of("here", "gpu-a"), nodes(true, "gpu-a").names());
         assertEquals(List.of("gpu-a"), nodes(false, "gpu-a").names());
+    }
+
+    @Test
+    void nvidbHomeMovesThisMachinesDefaultJobRootButNotTheServers() {
+        QueueNodes moved = nodes(Path.of("/srv/q2"), null, true, "gpu-a");
+        assertEquals("/srv/q2/jobs", moved.jobRoot("here"));
+        assertEquals("~/.nvidb/jobs", moved.jobRoot("gpu-a"));
+        QueueNodes usual = nodes(true, "gpu-a");
+        assertEquals("~/.nvidb/jobs", usual.jobRoot("here"));
+        QueueNodes explicit = nodes(Path.of("/srv/q2"), "/scratch/jobs", true, "gpu-a");
+        assertEquals("/scratch/jobs", explicit.jobRoot("here"));
+        assertEquals("/scratch/jobs", explicit.jobRoot("gpu-a"));
     }
 }
