@@ -5,6 +5,7 @@
 #   nvidb.jsa   a static class-data sharing archive of the classes a command loads, trained by
 #               CdsTraining (nvidb __warmup, with an SSH probe against a server that lives
 #               only here: the production jar ships no SSH server)
+#   nvidb.jsa.path  the jar the archive was made for (a moved install's archive does not fit)
 #   native/     SQLite's JDBC native library for this machine, so no run extracts it to /tmp
 # A failure here is reported and leaves the build usable: bin/nvidb then runs without CDS.
 # Usage: train.sh JAVA_HOME BUILD_DIR SSHD_CORE_JAR
@@ -13,7 +14,7 @@ java_home=$1 build=$2 sshd_core=$3
 here=$(cd "$(dirname "$0")" && pwd)
 jar=$build/nvidb.jar
 work=$build/cds-training
-rm -rf "$work" "$build/nvidb.jsa"
+rm -rf "$work" "$build/nvidb.jsa" "$build/nvidb.jsa.path"
 mkdir -p "$work/classes"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "[WARNING] nvidb class-data archive not built ($1); bin/nvidb will start without it:" >&2; cat "$2" >&2; exit 0; }
@@ -46,3 +47,7 @@ grep -q '^dev/nvidb/ssh/Rehearsal' "$work/classes.lst" && grep -q '^org/apache/s
   -cp "$jar" >"$work/dump.log" 2>&1 || fail "the dump failed" "$work/dump.log"
 chmod --reference="$jar" "$work/nvidb.jsa"
 mv -f "$work/nvidb.jsa" "$build/nvidb.jsa"
+# The JVM (17) accepts the archive only with the jar where it was when dumped; it refuses a moved
+# install's, dropping the JDK's own archive too. bin/nvidb reads this to pass it only when it fits.
+printf '%s\n' "$jar" >"$build/nvidb.jsa.path"
+chmod --reference="$jar" "$build/nvidb.jsa.path"

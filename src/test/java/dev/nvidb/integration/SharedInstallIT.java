@@ -56,10 +56,16 @@ class SharedInstallIT {
             }
         }
         Path target = Files.createDirectories(install.resolve("target"));
-        for (String part : List.of("nvidb.jar", "nvidb.jsa", "native")) {
+        for (String part : List.of("nvidb.jar", "nvidb.jsa", "nvidb.jsa.path", "native")) {
             assertTrue(Files.exists(build.resolve(part)), "the build made " + build.resolve(part));
-            OpenSshHost.run("cp", "-a", build.resolve(part).toString(), target.resolve(part).toString());
         }
+        OpenSshHost.run("cp", "-a", build.resolve("nvidb.jar").toString(), target.resolve("nvidb.jar").toString());
+        // The archive fits only the jar where it was made (JDK 17), so the copy gets its own, as
+        // an owner's build in this place would make it: the package phase's last step.
+        Path sshdCore = Path.of(org.apache.sshd.server.SshServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        OpenSshHost.run("bash", install.resolve("src/cds/train.sh").toString(), System.getProperty("java.home"),
+                target.toString(), sshdCore.toString());
+        assertTrue(Files.exists(target.resolve("nvidb.jsa")), "train.sh made the archive");
         OpenSshHost.run("chown", "-R", OWNER + ":", install.toString());
     }
 
@@ -144,6 +150,25 @@ class SharedInstallIT {
         }
     }
 
+    @Test
+    void aMovedInstallRunsWithoutItsArchiveButWithTheJdks() throws Exception {
+        Path moved = install.resolveSibling(install.getFileName() + "-moved");
+        Files.move(install, moved);
+        try {
+            Map<String, FileState> before = snapshot(moved);
+            Path log = otherHome.resolve("class-load-moved.log");
+            Run version = asUser(OTHER, otherHome, moved,
+                    Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + log), "--version");
+            assertEquals(0, version.exitCode(), version.stderr());
+            String loaded = Files.readString(log);
+            assertTrue(loaded.contains("java.lang.Object source: shared objects file"), "the JDK's archive:\n" + tail(loaded));
+            assertFalse(loaded.contains("dev.nvidb.cli.Main source: shared objects file"), "not the archive of the old place");
+            assertEquals(before, snapshot(moved), "the install is unchanged");
+        } finally {
+            Files.move(moved, install);
+        }
+    }
+
     /** Start-up of the owner and of another account, interleaved; printed, not asserted. */
     @Test
     void startUpAsOwnerAndAsAnotherAccount() throws Exception {
@@ -197,10 +222,15 @@ class SharedInstallIT {
 
     /** Runs the install's bin/nvidb as {@code user}, with a clean login-like environment. */
     private static Run asUser(String user, Path home, Map<String, String> extra, String... args) throws Exception {
+        return asUser(user, home, install, extra, args);
+    }
+
+    private static Run asUser(String user, Path home, Path root, Map<String, String> extra, String... args)
+            throws Exception {
         List<String> command = new ArrayList<>(List.of("runuser", "-u", user, "--", "env", "-i",
                 "HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin", "USER=" + user, "LOGNAME=" + user));
         extra.forEach((key, value) -> command.add(key + "=" + value));
-        command.add(install.resolve("bin/nvidb").toString());
+        command.add(root.resolve("bin/nvidb").toString());
         command.addAll(List.of(args));
         return exec(command, Map.of());
     }
