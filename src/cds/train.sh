@@ -10,7 +10,8 @@
 # A failure here is reported and leaves the build usable: bin/nvidb then runs without CDS.
 # Usage: train.sh JAVA_HOME BUILD_DIR SSHD_CORE_JAR
 set -uo pipefail
-java_home=$1 build=$2 sshd_core=$3
+java_home=$1 sshd_core=$3
+build=$(cd "$2" && pwd -P)   # absolute: the archive and nvidb.jsa.path name the jar by its full path
 here=$(cd "$(dirname "$0")" && pwd)
 jar=$build/nvidb.jar
 work=$build/cds-training
