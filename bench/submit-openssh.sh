@@ -69,9 +69,11 @@ start_set() { # NAME MAIN-CLASS : starts 3 nodes, waits for "ready"
   echo "$name nodes did not start: $(tail -20 "$work/$name.log")" >&2; exit 1
 }
 
-nv() { # SET args... : one bin/nvidb in that set's home (bounded)
-  local home=$work/$1/home; shift
-  HOME=$home NVIDB_HOME=$home/.nvidb timeout 180 bin/nvidb "$@"
+nv() { # SET args... : one bin/nvidb in that set's home (bounded); a failure is noted in $work/SET.fail
+  local set=$1 home=$work/$1/home rc=0; shift
+  HOME=$home NVIDB_HOME=$home/.nvidb timeout 180 bin/nvidb "$@" 2>"$work/last.err" || rc=$?
+  [ $rc -eq 0 ] || echo "exit $rc: nvidb $* ($(tail -1 "$work/last.err"))" >>"$work/$set.fail"
+  return $rc
 }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 med() { sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "-"}'; }
@@ -82,25 +84,28 @@ measure() { # SET LABEL
   echo "== $label: 3 nodes, shipped queue defaults ($(sed -n '/^queue:/,$p' "$work/$set/home/.nvidb/queue.yml" | wc -l) queue: keys set)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   nv "$set" queue nodes --json >"$work/$set.nodes" 2>&1 || true
-  python3 - "$work/$set.nodes" <<'PY'
+  python3 - "$work/$set.nodes" <<'PY' || { echo "the nodes are not up: nothing to measure" >&2; exit 1; }
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
-    print("nodes:", ", ".join(f"{n['node']} {n['status']}" for n in d["nodes"]))
 except Exception as e:
-    print("queue nodes did not answer as JSON:", open(sys.argv[1]).read()[:500])
+    sys.exit("queue nodes did not answer as JSON: " + open(sys.argv[1]).read()[:500])
+print("nodes:", ", ".join(f"{n['node']} {n['status']}" for n in d["nodes"]))
+down = [f"{n['node']}: {n['last_error']}" for n in d["nodes"] if n["status"] != "up"]
+if down:
+    sys.exit("not up: " + "; ".join(down))
 PY
   # job submit -- true, cold, RUNS times
   : >"$work/$set.submit"; local bad=0
   for _ in $(seq "$runs"); do
-    t0=$(now_ms); rc=0; nv "$set" job submit --json -- true >/dev/null 2>>"$work/$set.err" || rc=$?
+    t0=$(now_ms); rc=0; nv "$set" job submit --json -- true >/dev/null || rc=$?
     t1=$(now_ms); echo $((t1 - t0)) >>"$work/$set.submit"; [ $rc -eq 0 ] || bad=$((bad + 1))
   done
   echo "job submit --json -- true              median $(med <"$work/$set.submit") ms  ($(sort -n "$work/$set.submit" | tr '\n' ' '); $bad exit!=0)"
   # job submit --wait -- true, cold, RUNS times
   : >"$work/$set.wait"; : >"$work/$set.wait.out"; bad=0
   for _ in $(seq "$runs"); do
-    t0=$(now_ms); rc=0; out=$(nv "$set" job submit --wait --json -- true 2>>"$work/$set.err") || rc=$?
+    t0=$(now_ms); rc=0; out=$(nv "$set" job submit --wait --json -- true) || rc=$?
     t1=$(now_ms); echo $((t1 - t0)) >>"$work/$set.wait"; [ $rc -eq 0 ] || bad=$((bad + 1))
     printf '%s\n' "$(tr -d '\n' <<<"$out")" >>"$work/$set.wait.out"
   done
@@ -120,7 +125,7 @@ PY
   local start end
   start=$(now_ms)
   for i in $(seq "$loop"); do
-    t0=$(now_ms); rc=0; nv "$set" job submit -n "loop-$i" -- sleep 1 >/dev/null 2>>"$work/$set.err" || rc=$?
+    t0=$(now_ms); rc=0; nv "$set" job submit -n "loop-$i" -- sleep 1 >/dev/null || rc=$?
     t1=$(now_ms); echo $((t1 - t0)) >>"$work/$set.loop"; [ $rc -eq 0 ] || bad=$((bad + 1))
   done
   end=$(now_ms)
@@ -128,7 +133,7 @@ PY
   # let every loop job start: `job ls` ticks (as throttled by the defaults); bounded
   local deadline=$((SECONDS + 120)) waiting=1
   while [ $SECONDS -lt $deadline ]; do
-    nv "$set" job ls --json >"$work/$set.ls" 2>>"$work/$set.err" || true
+    nv "$set" job ls --json >"$work/$set.ls" || true
     waiting=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -137,7 +142,7 @@ print(sum(1 for j in d["jobs"] if j["name"].startswith("loop-") and j["started_a
     [ "$waiting" = 0 ] && break
     sleep 0.5
   done
-  nv "$set" job ls --no-tick --json >"$work/$set.ls" 2>>"$work/$set.err" || true
+  nv "$set" job ls --no-tick --json >"$work/$set.ls" || true
   python3 - "$work/$set.ls" "$loop" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -153,8 +158,8 @@ print("  loop jobs' states now:", {s: states.count(s) for s in sorted(set(states
 if len(jobs) != int(sys.argv[2]):
     print(f"  WARNING: {len(jobs)} loop jobs recorded, {sys.argv[2]} submitted")
 PY
-  if [ -s "$work/$set.err" ]; then
-    echo "  stderr lines: $(grep -c . "$work/$set.err"); first: $(head -1 "$work/$set.err")"
+  if [ -s "$work/$set.fail" ]; then
+    echo "  failed runs: $(grep -c . "$work/$set.fail"); first: $(head -1 "$work/$set.fail")"
   fi
   echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
