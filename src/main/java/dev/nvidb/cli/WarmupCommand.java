@@ -35,18 +35,18 @@ import picocli.CommandLine.Option;
 @Command(name = "__warmup", hidden = true)
 final class WarmupCommand implements Callable<Integer> {
 
-    @Option(names = "--ssh", description = "port of an SSH server on 127.0.0.1 that echoes its input")
-    private Integer sshPort;
-
-    @Option(names = "--identity", description = "private key that server accepts")
-    private Path identity;
-
     private static final String REPLY = "{\"schema_version\": 1, \"source\": \"nvml\", \"error\": null,"
             + " \"node\": {\"hostname\": \"warm\", \"load\": [0.1, 0.2, 0.3]}, \"driver_version\": \"1\","
             + " \"gpus\": [{\"index\": 0, \"name\": \"GPU\", \"mem_total_mb\": 100, \"mem_used_mb\": 1, \"processes\":"
             + " [{\"pid\": 1, \"type\": \"compute\", \"mem_mb\": 1, \"user\": \"u\", \"name\": \"n\", \"command\": \"c\"}]}]}";
 
     private final Context context;
+
+    @Option(names = "--ssh", description = "port of an SSH server on 127.0.0.1 that echoes its input")
+    private Integer sshPort;
+
+    @Option(names = "--identity", description = "private key that server accepts")
+    private Path identity;
 
     WarmupCommand(Context context) {
         this.context = context;
