@@ -21,7 +21,9 @@ for v in plain queue; do
   cp -p "$build/nvidb.jar" "$work/$v/"
   cp -rp "$build/native" "$work/$v/" 2>/dev/null || true
 done
-NVIDB_BUILD_DIR=$work/plain bin/nvidb --version >/dev/null   # the launcher's own archive
+# the build's own archive, made for this copy (an archive fits its jar only at the path it was made for)
+java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+bash src/cds/train.sh "$java_home" "$work/plain" "$(tr ':' '\n' <"$build/test.cp" | grep -m1 '/sshd-core-')"
 
 mkfifo "$work/hosts.in"
 java -Dnvidb.fake.nvml.dir="$PWD/$build/fake-nvml" -cp "$cp" dev.nvidb.bench.BenchHosts "$work/h" 3 queue \
