@@ -48,6 +48,7 @@ done
 cat "$work"/part*.lst | awk '/^#/ {next} /^@/ {if (!seen[$0]++) print; next} !seen[$1]++' >"$work/queue.lst"
 java -Xshare:dump -XX:SharedClassListFile="$work/queue.lst" -XX:SharedArchiveFile="$work/queue/nvidb.jsa" \
   -cp "$jar" >"$work/dump.log" 2>&1 || { echo "dump failed: $(tail -5 "$work/dump.log")" >&2; exit 1; }
+printf '%s\n' "$jar" >"$work/queue/nvidb.jsa.path"   # bin/nvidb passes an archive only for the jar it names
 echo "class list: warm-up $(grep -vc '^#' "$work/part0.lst") lines, with queue commands $(grep -c . "$work/queue.lst")"
 for _ in 1 2 3; do bin/nvidb queue tick --json >/dev/null 2>&1 || true; done   # warm the harness
 
