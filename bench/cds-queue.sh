@@ -39,6 +39,7 @@ opts=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xss1m
   -Dorg.sqlite.lib.path="$(dirname "$(find "$work/queue/native" -name libsqlitejdbc.so | head -1)")"
   -Dorg.sqlite.lib.name=libsqlitejdbc.so)
 i=0
+# (the warm-up runs here without the build's SSH training server, so part0 lacks the SSH client path)
 for args in "__warmup" "job ls --no-tick --json --db-path $work/ls.db" "queue tick --json" "job submit --json -- true"; do
   # shellcheck disable=SC2086
   java "${opts[@]}" -Xshare:off -XX:DumpLoadedClassList="$work/part$i.lst" -jar "$jar" $args >/dev/null 2>&1 || true
