@@ -21,7 +21,9 @@ for v in plain queue; do
   cp -p "$build/nvidb.jar" "$work/$v/"
   cp -rp "$build/native" "$work/$v/" 2>/dev/null || true
 done
-NVIDB_BUILD_DIR=$work/plain bin/nvidb --version >/dev/null   # the launcher's own archive
+# the build's own archive, made for this copy (an archive fits its jar only at the path it was made for)
+java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+bash src/cds/train.sh "$java_home" "$work/plain" "$(tr ':' '\n' <"$build/test.cp" | grep -m1 '/sshd-core-')"
 
 mkfifo "$work/hosts.in"
 java -Dnvidb.fake.nvml.dir="$PWD/$build/fake-nvml" -cp "$cp" dev.nvidb.bench.BenchHosts "$work/h" 3 queue \
@@ -37,6 +39,7 @@ opts=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xss1m
   -Dorg.sqlite.lib.path="$(dirname "$(find "$work/queue/native" -name libsqlitejdbc.so | head -1)")"
   -Dorg.sqlite.lib.name=libsqlitejdbc.so)
 i=0
+# (the warm-up runs here without the build's SSH training server, so part0 lacks the SSH client path)
 for args in "__warmup" "job ls --no-tick --json --db-path $work/ls.db" "queue tick --json" "job submit --json -- true"; do
   # shellcheck disable=SC2086
   java "${opts[@]}" -Xshare:off -XX:DumpLoadedClassList="$work/part$i.lst" -jar "$jar" $args >/dev/null 2>&1 || true
@@ -46,6 +49,7 @@ done
 cat "$work"/part*.lst | awk '/^#/ {next} /^@/ {if (!seen[$0]++) print; next} !seen[$1]++' >"$work/queue.lst"
 java -Xshare:dump -XX:SharedClassListFile="$work/queue.lst" -XX:SharedArchiveFile="$work/queue/nvidb.jsa" \
   -cp "$jar" >"$work/dump.log" 2>&1 || { echo "dump failed: $(tail -5 "$work/dump.log")" >&2; exit 1; }
+printf '%s\n' "$jar" >"$work/queue/nvidb.jsa.path"   # bin/nvidb passes an archive only for the jar it names
 echo "class list: warm-up $(grep -vc '^#' "$work/part0.lst") lines, with queue commands $(grep -c . "$work/queue.lst")"
 for _ in 1 2 3; do bin/nvidb queue tick --json >/dev/null 2>&1 || true; done   # warm the harness
 

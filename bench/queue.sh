@@ -31,7 +31,7 @@ export NVIDB_NO_BUILD=1   # measure commands, not the launcher's staleness check
 # bin/nvidb builds its CDS archive only when it is missing; after `mvnw package` rewrote the jar an
 # old archive no longer matches it and the JVM silently runs without any CDS, so drop it here.
 [ "$build/nvidb.jar" -nt "$build/nvidb.jsa" ] && rm -f "$build/nvidb.jsa"
-bin/nvidb --version >/dev/null   # builds the CDS archive
+bin/nvidb --version >/dev/null   # the package step made the CDS archive (src/cds/train.sh); an older one is not used
 cp="$build/test-classes:$build/classes:$(cat "$build/test.cp")"
 
 start_hosts() { # NAME COUNT [hung] ; hosts stay up until the fifo's writer closes (at exit)

@@ -23,11 +23,14 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Hidden: walks the code paths a typical command takes (configuration, an SSH probe against
- * an in-process server, reply parsing, JSON and text output), so the launcher's class-data
- * sharing archive, built from this run's class list, covers them.
+ * Hidden: walks the code paths a typical command takes (configuration, an SSH probe, reply
+ * parsing, JSON and text output, the queue commands), so the class-data sharing archive the
+ * build makes from this run's class list covers them. The SSH probe runs only when the build's
+ * training ({@code src/cds}) gives it a server on loopback ({@code --ssh PORT --identity FILE});
+ * that server echoes its input, and this jar contains none.
  */
 @Command(name = "__warmup", hidden = true)
 final class WarmupCommand implements Callable<Integer> {
@@ -38,6 +41,12 @@ final class WarmupCommand implements Callable<Integer> {
             + " [{\"pid\": 1, \"type\": \"compute\", \"mem_mb\": 1, \"user\": \"u\", \"name\": \"n\", \"command\": \"c\"}]}]}";
 
     private final Context context;
+
+    @Option(names = "--ssh", description = "port of an SSH server on 127.0.0.1 that echoes its input")
+    private Integer sshPort;
+
+    @Option(names = "--identity", description = "private key that server accepts")
+    private Path identity;
 
     WarmupCommand(Context context) {
         this.context = context;
@@ -77,9 +86,15 @@ final class WarmupCommand implements Callable<Integer> {
             new ConfigLoader(NvidbHome.fromEnvironment(Map.of("NVIDB_HOME", nvidbHome.toString(), "HOME",
                     dir.toString()), dir.toString()), Map.of()).load();
             AgentScript script = AgentScript.bundled();
-            ExecResult result = Rehearsal.run(dir, script.onceCommand(), script.onceInput("{}"),
-                    REPLY.getBytes(StandardCharsets.UTF_8));
-            NodeSnapshot snapshot = AgentReplyParser.parse("warm", result.stdout(), result.stderr());
+            script.onceInput("{}");   // built as a probe builds it; the training server only echoes what it gets
+            byte[] reply = REPLY.getBytes(StandardCharsets.UTF_8);
+            byte[] stderr = new byte[0];
+            if (sshPort != null && identity != null) {
+                ExecResult result = Rehearsal.run(dir, sshPort, identity, script.onceCommand(), reply);
+                reply = result.stdout();
+                stderr = result.stderr();
+            }
+            NodeSnapshot snapshot = AgentReplyParser.parse("warm", reply, stderr);
             List<ProbeResult> results = List.of(ProbeResult.answered("warm", "local", snapshot, Duration.ZERO));
             context.out().println(Json.write(JsonMonitor.of(results)));
             context.out().println(MonitorText.render(results, 80));

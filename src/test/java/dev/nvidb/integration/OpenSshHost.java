@@ -170,7 +170,7 @@ final class OpenSshHost implements AutoCloseable {
         stop();
     }
 
-    private static Path ensureUser(String user) throws IOException, InterruptedException {
+    static Path ensureUser(String user) throws IOException, InterruptedException {
         Path home = SHARED.resolve("home").resolve(user);
         Files.createDirectories(home.getParent());
         if (exitCode("id", "-u", user) != 0) {
