@@ -79,10 +79,8 @@ final class JobSubmitCommand implements Callable<Integer> {
             Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
             long id = queue.submitting().submit(request);
-            if (waitForEnd || options.tick) {
-                // The caller waits anyway: place the job in this process, now.
-                queue.ticking().now();
-            } else if (!options.noTick && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
+            boolean background = !waitForEnd && !options.tick && !options.noTick && SubmitTicker.available(context);
+            if (!options.noTick && !background) {
                 // A new job is news the last tick did not see: place it now rather than at the next pass.
                 queue.ticking().now();
             }
@@ -91,6 +89,11 @@ final class JobSubmitCommand implements Callable<Integer> {
                 return JobWaiting.await(context, queue, options, List.of(id), waitTimeout, 0);
             }
             Render.submitted(context, options.json, job);
+            context.out().flush();
+            // Last, once the answer is out: on a small machine the ticker's start competes for the CPU.
+            if (background && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
+                queue.ticking().now();
+            }
             return ExitCodes.ok();
         }
     }
