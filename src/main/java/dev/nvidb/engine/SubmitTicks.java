@@ -25,6 +25,12 @@ import java.time.Duration;
 public final class SubmitTicks {
 
     private static final Duration POLL = Duration.ofMillis(100);
+    /**
+     * Least time from one tick's start to the next: during a loop of submits each tick then
+     * places a batch, and the loop's own commands are not starved of CPU by back-to-back
+     * ticks, while a job still starts within about this gap plus one tick.
+     */
+    static final Duration GAP = Duration.ofSeconds(1);
 
     private SubmitTicks() {
     }
@@ -61,11 +67,13 @@ public final class SubmitTicks {
                 }
                 covered = jobs.lastId();
                 while (true) {
+                    long started = System.nanoTime();
                     queue.tick(TickMode.FORCE);
                     ticks++;
                     if (!awaitNewer(jobs, covered, linger)) {
                         break;
                     }
+                    sleepUntil(started + GAP.toNanos());
                     covered = jobs.lastId();
                 }
             } catch (IOException | OverlappingFileLockException e) {
@@ -91,6 +99,18 @@ public final class SubmitTicks {
             }
         }
         return true;
+    }
+
+    private static void sleepUntil(long nanoTime) {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            try {
+                Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedByUser("interrupted while waiting for submits", e);
+            }
+        }
     }
 
     private static FileChannel open(Path database) throws IOException {

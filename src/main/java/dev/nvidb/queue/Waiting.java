@@ -78,7 +78,7 @@ public final class Waiting {
 
     /**
      * How old a tick may be before this waiter makes a new one: a quarter of the time waited so
-     * far, at least 200 ms (capped at tick_min_interval by the engine), so a short job's end is
+     * far, at least 100 ms (capped at tick_min_interval by the engine), so a short job's end is
      * seen at once while many long waiters still make few rounds of SSH.
      */
     static Duration freshness(Duration waited) {
@@ -86,7 +86,7 @@ public final class Waiting {
         return quarter.compareTo(FRESH_MIN) < 0 ? FRESH_MIN : quarter;
     }
 
-    private static final Duration FRESH_MIN = Duration.ofMillis(200);
+    private static final Duration FRESH_MIN = Duration.ofMillis(100);
 
     private List<JobView> views(List<Long> ids) {
         List<JobView> views = new ArrayList<>();
