@@ -99,8 +99,17 @@ class OpenSshQueueIT {
         Launcher.Run submitted = Launcher.run(env(), "job", "submit", "--json", "--", "exec sleep 300");
         assertEquals(0, submitted.exitCode(), submitted.stderr());
         String id = json(submitted).at("/job/id").asText();
-        Launcher.Run events = Launcher.run(env(), "queue", "events", "--json", "--job", id, "--no-tick");
-        long pid = json(events).findValues("pid").get(0).asLong();
+        // The submit returns once the job is recorded; the background submit ticker starts it
+        // within seconds. Poll the event log for its process.
+        long startBy = System.nanoTime() + 20_000_000_000L;
+        List<JsonNode> pids = List.of();
+        while (pids.isEmpty()) {
+            assertTrue(System.nanoTime() < startBy, "job " + id + " did not start within 20 s of its submit");
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+            Launcher.Run events = Launcher.run(env(), "queue", "events", "--json", "--job", id, "--no-tick");
+            pids = json(events).findValues("pid");
+        }
+        long pid = pids.get(0).asLong();
         assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the job runs");
         Launcher.Run cancelled = Launcher.run(env(), "job", "cancel", id);
         assertEquals(0, cancelled.exitCode(), cancelled.stderr());
