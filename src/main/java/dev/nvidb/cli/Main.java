@@ -12,7 +12,7 @@ public final class Main {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        Context context = new Context(System.getenv(), out, err, System.console() != null);
+        Context context = new Context(System.getenv(), out, err, interactive());
         if (java.util.Arrays.asList(args).contains("--json")) {
             // JSON output is certain: let Jackson warm up while the command reads its state.
             Thread prepare = new Thread(dev.nvidb.output.Json::prepare, "json-prepare");
@@ -23,5 +23,24 @@ public final class Main {
         out.flush();
         err.flush();
         System.exit(code);
+    }
+
+    /**
+     * Whether stdin and stdout are a terminal. Up to JDK 21 that is {@code System.console() != null};
+     * from JDK 22 a console exists even when the streams are redirected, and
+     * {@code Console.isTerminal()} (looked up by name: the build targets 17) tells.
+     */
+    static boolean interactive() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
     }
 }
