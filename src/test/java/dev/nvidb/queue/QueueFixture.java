@@ -9,14 +9,12 @@ import dev.nvidb.engine.QueueNodes;
 import dev.nvidb.engine.TickSettings;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.store.Database;
+import dev.nvidb.testing.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,43 +25,14 @@ import java.util.Map;
  */
 final class QueueFixture implements AutoCloseable {
 
-    /** A clock that moves only when told. */
-    static final class SettableClock extends Clock {
-
-        private Instant now;
-
-        SettableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
     /** Records every pause, advances the clock by it, and runs the test's step for that round. */
     static final class ScriptedPause implements Pause {
 
         final List<Duration> pauses = new ArrayList<>();
-        private final SettableClock clock;
+        private final FakeClock clock;
         private Runnable step = () -> { };
 
-        ScriptedPause(SettableClock clock) {
+        ScriptedPause(FakeClock clock) {
             this.clock = clock;
         }
 
@@ -80,7 +49,7 @@ final class QueueFixture implements AutoCloseable {
         }
     }
 
-    final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    final FakeClock clock = new FakeClock(Instant.parse("2026-01-01T00:00:00Z"));
     final ScriptedPause pause = new ScriptedPause(clock);
     final Queue queue;
 
