@@ -109,11 +109,21 @@ final class TickGuard {
         }
     }
 
-    /** The renewer closes its own connection; never let that overlap closing ours. */
+    /**
+     * The renewer closes its own connection; never let that overlap closing ours. Waits also
+     * when this thread was interrupted (Ctrl-C mid-tick): the flag is set again afterwards.
+     */
     private static void joinQuietly(Thread thread) {
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (thread.isAlive() && System.nanoTime() < deadline) {
+            try {
+                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
