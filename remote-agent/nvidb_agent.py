@@ -11,6 +11,7 @@ import os
 import pwd
 import signal
 import socket
+import stat as statmod
 import struct
 import subprocess
 import sys
@@ -449,8 +450,11 @@ def node_info(request):
 # --- jobs on this node: query, launch, kill (docs/agent-protocol.md, "Jobs") ---
 #
 # One directory per attempt holds: token, run.sh, pid (JSON identity written by the agent),
-# stdout.log, stderr.log, exit ("CODE FINISHED_AT", written by the wrapper via exit.tmp),
-# and what the job writes itself: status (progress lines) and result.json.
+# stdout.log, stderr.log, exit ("CODE FINISHED_AT", written by the wrapper), and what the job
+# writes itself: status (progress lines) and result.json. The job runs in work/ below it
+# unless told otherwise, so a job that cleans its working directory leaves the queue's files
+# alone. The ledger, <job_root>/.launched/<token>, records every launch before its wrapper
+# starts: an attempt is started at most once, even when its directory is removed.
 
 LOG_TAIL_BYTES = 8192
 LOG_READ_LIMIT = 1048576  # the most bytes one log read returns (before base64)
@@ -458,15 +462,22 @@ PROGRESS_LIMIT = 500
 RESULT_LIMIT = 1048576
 KILL_SETTLE_S = 5
 ARM_WAIT_S = 2
+LEDGER = ".launched"
+LEDGER_KEEP_S = 30 * 86400
+EXIT_SLOT_BYTES = 64
+DEFAULT_JOB_ROOT = "~/.nvidb/jobs"
 WRAPPER_MARK = "nvidb-wrapper"
 # The wrapper is started in a new session, in the attempt directory, with "$1" = the umask
-# the job should get. It never dies of TERM (trapped, so children still get the default
-# action) and announces that with the file "armed". Job control (set -m) puts the job in a
-# process group of its own, whose id the job writes to "jobpgid" before it starts: kills go
-# to that group only, never to the wrapper or the helpers it runs to record the status
-# (143 after TERM, 137 after KILL). A "cancel" file written before the job started stops it
-# from starting: the kill writes "cancel" then reads "jobpgid", the job writes "jobpgid"
-# then reads "cancel", so one of them always sees the other.
+# the job should get and "$2" = the launch token (so the wrapper can be found by its token
+# alone). It never dies of TERM (trapped, so children still get the default action) and
+# announces that with the file "armed". Job control (set -m) puts the job in a process group
+# of its own, whose id the job writes to "jobpgid" before it starts: kills go to that group
+# only, never to the wrapper or the helpers it runs to record the status (143 after TERM,
+# 137 after KILL). A "cancel" file written before the job started stops it from starting:
+# the kill writes "cancel" then reads "jobpgid", the job writes "jobpgid" then reads
+# "cancel", so one of them always sees the other. The exit status is written into
+# "exit.slot", which the agent filled before the start, so recording it needs no free disk
+# space (a job that fills the disk still gets its exit code), then renamed to "exit".
 WRAPPER = r"""trap ':' TERM
 : >armed
 set -m
@@ -474,7 +485,9 @@ set -m
   [ -e cancel ] && exit 143
   umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
 code=$?
-printf '%s %s\n' "$code" "$(date +%s.%N)" >exit.tmp && mv -f exit.tmp exit
+line="$code $(date +%s.%N)"
+{ printf '%s\n' "$line" 1<>exit.slot && mv -f exit.slot exit; } 2>/dev/null ||
+  { printf '%s\n' "$line" >exit.tmp && mv -f exit.tmp exit; }
 """
 
 
@@ -497,9 +510,14 @@ def node_path(path):
     return os.path.normpath(os.path.join(os.path.expanduser("~"), path))
 
 
+def open_nofollow(path, flags=os.O_RDONLY):
+    """A file descriptor for path, never through a symbolic link at its last component."""
+    return os.open(path, flags | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+
+
 def read_text(path, limit=None):
     try:
-        with open(path, "rb") as f:
+        with os.fdopen(open_nofollow(path), "rb") as f:
             data = f.read() if limit is None else f.read(limit)
     except (IOError, OSError):
         return None
@@ -507,12 +525,117 @@ def read_text(path, limit=None):
 
 
 def write_atomic(path, text, mode=0o600):
+    """Writes path through a fresh temporary file renamed over it: a symbolic link planted at
+    either name is replaced, never followed, and nothing outside the directory is touched."""
     temporary = path + ".tmp"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.unlink(temporary)
+    except OSError as e:
+        if e.errno != errno.ENOENT:
+            raise
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     with os.fdopen(fd, "w") as f:
+        os.fchmod(f.fileno(), mode)
         f.write(text)
-    os.chmod(temporary, mode)  # an old .tmp file may have had other bits
     os.rename(temporary, path)
+
+
+class UnsafePath(BadEntry):
+    """A job directory that others could change under us, or a link where a directory belongs."""
+
+
+def check_job_root(root):
+    """Creates job_root (0700) when it is missing and refuses one that another user owns or
+    could change, like OpenSSH refuses such a ~/.ssh: job_root itself must be ours and not
+    writable by group or others; each directory above it must be ours or root's and not
+    writable by others unless sticky (/tmp)."""
+    if not os.path.isdir(root):
+        os.makedirs(root, 0o700, exist_ok=True)
+    euid = os.geteuid()
+    info = os.stat(root)
+    if info.st_uid != euid:
+        raise UnsafePath("job_root %s is owned by uid %d, not by you (uid %d); set queue.job_root to a "
+                         "directory of your own" % (root, info.st_uid, euid))
+    if info.st_mode & 0o022:
+        raise UnsafePath("job_root %s is writable by others (mode %04o); run 'chmod go-w %s' on the node"
+                         % (root, statmod.S_IMODE(info.st_mode), root))
+    parent = os.path.dirname(os.path.realpath(root))
+    while True:
+        info = os.stat(parent)
+        if info.st_uid not in (euid, 0):
+            raise UnsafePath("%s (above job_root %s) is owned by uid %d, who could replace your job "
+                             "directories; use a job_root under a directory of your own" % (parent, root, info.st_uid))
+        if info.st_mode & 0o022 and not info.st_mode & statmod.S_ISVTX:
+            raise UnsafePath("%s (above job_root %s) is writable by others (mode %04o); run 'chmod go-w %s' "
+                             "on the node or use another job_root" % (parent, root, statmod.S_IMODE(info.st_mode),
+                                                                      parent))
+        if os.path.dirname(parent) == parent:
+            return
+        parent = os.path.dirname(parent)
+
+
+def private_dirs(root, directory):
+    """Makes each directory from job_root down to directory (0700) and checks every one is a
+    real directory of ours that only we can change: never a symbolic link."""
+    relative = os.path.relpath(directory, root)
+    if relative == os.curdir or relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        raise UnsafePath("%s is not under job_root %s" % (directory, root))
+    path = root
+    euid = os.geteuid()
+    for part in relative.split(os.sep):
+        path = os.path.join(path, part)
+        try:
+            os.mkdir(path, 0o700)
+        except OSError as e:
+            if e.errno != errno.EEXIST:
+                raise
+        info = os.lstat(path)
+        if statmod.S_ISLNK(info.st_mode) or not statmod.S_ISDIR(info.st_mode):
+            raise UnsafePath("%s is not a directory (a link or a file is in its place); remove it" % path)
+        if info.st_uid != euid:
+            raise UnsafePath("%s is owned by uid %d, not by you; remove it" % (path, info.st_uid))
+        if info.st_mode & 0o077:
+            fd = open_nofollow(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            try:
+                os.fchmod(fd, 0o700)
+            finally:
+                os.close(fd)
+
+
+def ledger_dir(request):
+    job_root = request.get("job_root")
+    return os.path.join(node_path(job_root if isinstance(job_root, str) and job_root else DEFAULT_JOB_ROOT), LEDGER)
+
+
+def read_ledger(ledger, token):
+    """The ledger entry of a launch token ({"dir", "launched_at", "identity"?}), or None when
+    this node never launched it."""
+    if not ledger or "/" in token or token.startswith("."):
+        return None
+    text = read_text(os.path.join(ledger, token))
+    if text is None:
+        return None
+    try:
+        entry = json.loads(text)
+    except ValueError:
+        entry = None
+    return entry if isinstance(entry, dict) else {}
+
+
+def prune_ledger(ledger):
+    """Forgets launches older than LEDGER_KEEP_S (their jobs were settled long ago)."""
+    cutoff = time.time() - LEDGER_KEEP_S
+    try:
+        names = os.listdir(ledger)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(ledger, name)
+        try:
+            if os.lstat(path).st_mtime < cutoff:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
 def proc_stat(pid):
@@ -535,13 +658,49 @@ def alive(pid, start_ticks, boot_id):
     return stat is not None and stat[0] != "Z" and stat[3] == start_ticks
 
 
-def read_identity(directory):
-    """The wrapper identity the agent recorded at launch (the pid file), or None."""
+def session_members(sid, start_ticks):
+    """Live processes of the session a wrapper led (the job and its children), started no
+    earlier than the wrapper. Linux does not reuse a pid while it names a live session, so a
+    member of session sid is a process of that job."""
+    members = []
+    for name in os.listdir("/proc"):
+        stat = proc_stat(int(name)) if name.isdigit() else None
+        if stat is not None and stat[2] == sid and stat[0] != "Z" and stat[3] >= start_ticks:
+            members.append(int(name))
+    return members
+
+
+def liveness(identity):
+    """"wrapper" while the recorded wrapper runs, "session" while it is gone but processes of
+    its session (the job) still run, None when nothing of the job is alive."""
+    if not identity or identity.get("pid") is None or identity.get("start_ticks") is None:
+        return None
+    if identity.get("boot_id") != current_boot_id():
+        return None
+    pid, ticks = int(identity["pid"]), int(identity["start_ticks"])
+    stat = proc_stat(pid)
+    if stat is not None and stat[3] == ticks and stat[0] != "Z":
+        return "wrapper"
+    if stat is not None and stat[3] != ticks:
+        return None  # the pid names another process: the wrapper's session is over
+    return "session" if session_members(pid, ticks) else None
+
+
+def identity_of(record):
+    """A wrapper identity from a dict holding pid and start_ticks (a pid file, a ledger entry,
+    a request), or None."""
     try:
-        record = json.loads(read_text(os.path.join(directory, "pid")) or "")
         int(record["pid"]), int(record["start_ticks"])
         return record
     except (ValueError, TypeError, KeyError):
+        return None
+
+
+def read_identity(directory):
+    """The wrapper identity the agent recorded at launch (the pid file), or None."""
+    try:
+        return identity_of(json.loads(read_text(os.path.join(directory, "pid")) or ""))
+    except ValueError:
         return None
 
 
@@ -573,8 +732,20 @@ def same_dir(pid, directory):
         return False
 
 
-def is_wrapper(pid, directory, start_ticks):
-    """True when the process is the wrapper of this directory (its cwd, or its pid file)."""
+def wrapper_args(pid):
+    """The arguments after the marker of a wrapper process, or None when pid is no wrapper."""
+    words = (read_proc(pid, "cmdline", binary=True) or b"").split(b"\0")
+    if WRAPPER_MARK.encode() not in words:
+        return None
+    return [word.decode("utf-8", "replace") for word in words[words.index(WRAPPER_MARK.encode()) + 1:]]
+
+
+def is_wrapper(pid, directory, start_ticks, token=None):
+    """True when the process is the wrapper of this attempt: it carries the attempt's launch
+    token, or its working directory or the directory's pid file names it."""
+    args = wrapper_args(pid)
+    if token is not None and args is not None and token in args[1:2]:
+        return True
     if same_dir(pid, directory):
         return True
     recorded = read_identity(directory)
@@ -582,17 +753,19 @@ def is_wrapper(pid, directory, start_ticks):
         and recorded["start_ticks"] == start_ticks
 
 
-def find_wrapper(directory):
-    """The identity of a live wrapper of this directory that has no pid file (the agent
-    that started it died before writing one), found by its marker and cwd; or None."""
+def find_wrapper(token, directory):
+    """The identity of a live wrapper of this launch that left no pid file (the agent that
+    started it died before writing one): found by its token, or (a wrapper started by an
+    older agent) by its marker and working directory; or None."""
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         pid = int(name)
-        command = read_proc(pid, "cmdline", binary=True) or b""
-        stat = proc_stat(pid)
-        if WRAPPER_MARK.encode() in command.split(b"\0") and stat and stat[0] != "Z" \
-                and same_dir(pid, directory):
+        args = wrapper_args(pid)
+        stat = proc_stat(pid) if args is not None else None
+        if stat is None or stat[0] == "Z":
+            continue
+        if token in args[1:2] or (len(args) < 2 and directory is not None and same_dir(pid, directory)):
             return {"pid": pid, "pgid": stat[1], "start_ticks": stat[3],
                     "boot_id": current_boot_id(), "started_at": None}
     return None
@@ -601,7 +774,7 @@ def find_wrapper(directory):
 def read_end(path, size):
     """The last size bytes of a file and whether it was longer; (None, False) if unreadable."""
     try:
-        with open(path, "rb") as f:
+        with os.fdopen(open_nofollow(path), "rb") as f:
             f.seek(0, 2)
             length = f.tell()
             f.seek(max(0, length - size))
@@ -651,7 +824,7 @@ def read_log(entry):
     report = {"id": entry.get("id"), "stream": stream, "status": "ok", "size": 0,
               "offset": offset or 0, "next_offset": offset or 0, "data": "", "reason": None}
     try:
-        f = open(os.path.join(directory, stream + ".log"), "rb")
+        f = os.fdopen(open_nofollow(os.path.join(directory, stream + ".log")), "rb")
     except (IOError, OSError) as e:
         if e.errno != errno.ENOENT:
             raise
@@ -686,7 +859,7 @@ def progress(directory):
 def collect_result(directory, report):
     path = os.path.join(directory, "result.json")
     try:
-        if os.path.getsize(path) > RESULT_LIMIT:
+        if os.lstat(path).st_size > RESULT_LIMIT:
             report["result_error"] = "result.json is larger than %d bytes" % RESULT_LIMIT
             return
     except OSError:
@@ -705,38 +878,61 @@ def job_report(entry, status):
     return report
 
 
-def query_job(entry, tail_lines):
+def held_token(directory):
+    token = read_text(os.path.join(directory, "token"))
+    return None if token is None else token.strip()
+
+
+def query_job(entry, tail_lines, ledger):
+    """What became of one attempt. Its process is known from the identity the queue recorded
+    (sent with the query), the pid file, the ledger, or a live wrapper carrying its token, in
+    that order; a directory that is gone or holds another token does not make a launched job
+    "missing": only an attempt this node never launched is."""
     report = job_report(entry, "missing")
     directory = node_path(field(entry, "dir", str))
-    token = read_text(os.path.join(directory, "token"))
-    if token is None or token.strip() != field(entry, "token", str):
-        report["reason"] = ("no launch here (%s has no token)" % directory if token is None
+    token = field(entry, "token", str)
+    held = held_token(directory)
+    ours = held == token
+    launched = read_ledger(ledger, token)
+    given = identity_of({key: entry.get(key) for key in ("pid", "pgid", "start_ticks", "boot_id")})
+    recorded = read_identity(directory) if ours else None
+    if given is not None and recorded is not None and (recorded["pid"], recorded["start_ticks"]) == (
+            given["pid"], given["start_ticks"]):
+        given = recorded  # the same process, with its start time
+    identity = given or recorded or identity_of((launched or {}).get("identity") or {})
+    if identity is None and (ours or launched is not None):
+        # The agent that launched it died before recording the wrapper: find it by its
+        # token, and record it so later probes and kills know it.
+        identity = find_wrapper(token, directory if ours else None)
+        if identity is not None and ours:
+            write_atomic(os.path.join(directory, "pid"), json.dumps(identity) + "\n")
+    if identity is None and not ours and launched is None:
+        report["reason"] = ("no launch here (%s has no token)" % directory if held is None
                             else "%s holds another launch token" % directory)
         return report
-    identity = read_identity(directory)
-    if identity is None:
-        # The agent that launched it died before writing the pid file: find the wrapper by
-        # its marker and directory, and record it so later probes and kills know it.
-        identity = find_wrapper(directory)
-        if identity is not None:
-            write_atomic(os.path.join(directory, "pid"), json.dumps(identity) + "\n")
     # Invariant: liveness first, then the exit file, re-read before calling a job gone.
-    running = identity is not None and alive(identity["pid"], identity["start_ticks"],
-                                             identity.get("boot_id"))
-    finished = None if running else (read_exit(directory) or read_exit(directory))
+    state = liveness(identity)
+    finished = None if state or not ours else (read_exit(directory) or read_exit(directory))
     for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at"):
         report[key] = (identity or {}).get(key)
-    if running:
+    if state is not None:
         report["status"] = "running"
+        if state == "session":
+            report["reason"] = "its wrapper is gone; the job's processes still run"
     elif finished is not None:
         report["status"] = "exited"
         report["exit_code"], report["finished_at"] = finished
-    elif identity is None:
+    elif identity is None and launched is None:
         report["reason"] = "the launch in %s did not complete" % directory
         return report
     else:
         report["status"] = "vanished"
-        report["reason"] = "the wrapper is gone and left no exit status"
+        report["reason"] = ("the wrapper is gone and left no exit status" if ours
+                            else "its directory %s was removed or replaced while it ran; its exit status is lost"
+                            % directory if identity is not None
+                            else "its launch was interrupted and its directory is gone")
+    if not ours:
+        return report
     report["progress"] = progress(directory)
     collect_result(directory, report)
     if report["status"] == "vanished" or report["exit_code"] != 0:
@@ -745,32 +941,58 @@ def query_job(entry, tail_lines):
     return report
 
 
-def launch_job(entry, job_umask, children):
+def launch_job(entry, request, job_umask, children):
+    """Starts one attempt, at most once ever: the ledger and the directory are checked under
+    a lock on the directory, and a launch the node already knows is adopted, never repeated."""
     report = job_report(entry, "failed")
     del report["exit_code"], report["finished_at"], report["progress"], report["result"]
     del report["result_error"], report["log_tail"], report["reason"]
     report["error"] = None
     directory = node_path(field(entry, "dir", str))
     token, script = field(entry, "token", str), field(entry, "script", str)
-    os.makedirs(directory, 0o700, exist_ok=True)
-    os.chmod(directory, 0o700)
-    lock = os.open(directory, os.O_RDONLY)
+    if "/" in token or token.startswith(".") or "\0" in token:
+        raise BadEntry("bad request entry: 'token' must not hold '/' or start with '.'")
+    ledger = ledger_dir(request)
+    root = os.path.dirname(ledger)
+    check_job_root(root)
+    private_dirs(root, ledger)
+    launched = read_ledger(ledger, token)
+    if launched is not None and not os.path.isdir(directory):
+        # Launched here before, and its directory is gone since: adopt it, recreate nothing.
+        identity = identity_of(launched.get("identity") or {}) or find_wrapper(token, None) or {}
+        report["status"] = "adopted"
+        for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at"):
+            report[key] = identity.get(key)
+        return report
+    private_dirs(root, directory)
+    lock = open_nofollow(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two agents launching the same attempt at once
-        held = read_text(os.path.join(directory, "token"))
-        if held is not None and held.strip() != token:
+        held = held_token(directory)
+        if held is not None and held != token:
             report["error"] = "%s already holds another launch token" % directory
             return report
-        identity = (read_identity(directory) or find_wrapper(directory)) if held else None
-        if identity is None and held and read_exit(directory) is not None:
-            identity = {}  # it ran and ended before its pid file was written
+        launched = read_ledger(ledger, token)
+        identity = None
+        if held is not None or launched is not None:
+            identity = (read_identity(directory) if held else None) \
+                or identity_of((launched or {}).get("identity") or {}) \
+                or find_wrapper(token, directory if held else None)
+            if identity is None and (launched is not None or read_exit(directory) is not None):
+                identity = {}  # it was started once and has ended (or its start was cut short)
         if identity is not None:
             report["status"] = "adopted"
         else:
+            record = {"dir": directory, "launched_at": time.time()}
+            write_atomic(os.path.join(ledger, token), json.dumps(record) + "\n")
             write_atomic(os.path.join(directory, "token"), token + "\n")
             write_atomic(os.path.join(directory, "run.sh"), script, 0o700)
-            identity = start_wrapper(directory, job_umask, children)
+            write_atomic(os.path.join(directory, "exit.slot"), " " * (EXIT_SLOT_BYTES - 1) + "\n")
+            private_dirs(root, os.path.join(directory, "work"))
+            identity = start_wrapper(directory, job_umask, children, token)
             write_atomic(os.path.join(directory, "pid"), json.dumps(identity) + "\n")
+            record["identity"] = identity
+            write_atomic(os.path.join(ledger, token), json.dumps(record) + "\n")
             report["status"] = "started"
         for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at"):
             report[key] = identity.get(key)
@@ -779,11 +1001,11 @@ def launch_job(entry, job_umask, children):
         os.close(lock)
 
 
-def start_wrapper(directory, job_umask, children):
+def start_wrapper(directory, job_umask, children, token):
     """Starts the wrapper detached (new session, stdio on /dev/null), waits until it has
     armed its TERM trap (so a kill right after the launch cannot kill it before it records
     a status), and returns its identity."""
-    child = subprocess.Popen(["bash", "-c", WRAPPER, WRAPPER_MARK, "%04o" % job_umask],
+    child = subprocess.Popen(["bash", "-c", WRAPPER, WRAPPER_MARK, "%04o" % job_umask, token],
                              cwd=directory, stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              close_fds=True, start_new_session=True)
@@ -800,6 +1022,9 @@ def start_wrapper(directory, job_umask, children):
 
 
 def kill_job(entry):
+    """Stops one job: TERM to its process group (or, when its wrapper is gone, to every group
+    of the wrapper's session still alive), then KILL after the grace period. Only a process
+    whose identity matches what was recorded at launch is ever signalled."""
     report = {"id": entry.get("id"), "status": "gone", "reason": None}
     directory = node_path(field(entry, "dir", str))
     pid, ticks = field(entry, "pid", int), field(entry, "start_ticks", int)
@@ -808,39 +1033,58 @@ def kill_job(entry):
     stat = proc_stat(pid)
     if boot_id != current_boot_id():
         report["reason"] = "the node restarted since the launch"
-    elif stat is None or stat[0] == "Z":
-        report["reason"] = "no process %d" % pid
-    elif stat[3] != ticks or not is_wrapper(pid, directory, ticks):
+        return report
+    if stat is not None and stat[3] != ticks:
         report["status"] = "not_ours"
         report["reason"] = "process %d is not the wrapper of %s" % (pid, directory)
-    else:
+        return report
+    token = entry.get("token") if isinstance(entry.get("token"), str) else None
+    if stat is not None and stat[0] != "Z" and not is_wrapper(pid, directory, ticks, token):
+        report["status"] = "not_ours"
+        report["reason"] = "process %d is not the wrapper of %s" % (pid, directory)
+        return report
+    wrapper_alive = stat is not None and stat[0] != "Z"
+    if not wrapper_alive and not session_members(pid, ticks):
+        report["reason"] = "no process %d" % pid
+        return report
+    try:
         write_atomic(os.path.join(directory, "cancel"), "\n")
-        job = job_group(directory, pid)
-        if job is not None:
-            try:
-                os.killpg(job, signal.SIGTERM)
-            except OSError as e:
-                if e.errno != errno.ESRCH:
-                    report["reason"] = "cannot signal the job: %s" % e.strerror
-                    report["status"] = "not_ours"
-                    return report
-        detach(kill_after_grace, directory, pid, ticks, boot_id, grace)
-        report["status"] = "signalled"
+    except OSError:
+        pass  # the directory is gone: the job has started long ago, its group is signalled
+    for group in job_groups(directory, pid, ticks):
+        try:
+            os.killpg(group, signal.SIGTERM)
+        except OSError as e:
+            if e.errno != errno.ESRCH:
+                report["reason"] = "cannot signal the job: %s" % e.strerror
+                report["status"] = "not_ours"
+                return report
+    detach(kill_after_grace, directory, pid, ticks, boot_id, grace)
+    report["status"] = "signalled"
+    if not wrapper_alive:
+        report["reason"] = "its wrapper was gone; the processes left in its session were signalled"
     return report
 
 
-def job_group(directory, wrapper):
-    """The job's process group (written by the job before it starts), if that group still
-    exists inside the wrapper's session; None before the job started or after it ended."""
+def job_groups(directory, wrapper, ticks):
+    """The job's process groups: the one it wrote to jobpgid, if that group lies in the
+    wrapper's session; without it (the job has not started, or its directory is gone) every
+    group of the session's live members but the wrapper's own."""
     try:
-        with open(os.path.join(directory, "jobpgid")) as f:
+        with os.fdopen(open_nofollow(os.path.join(directory, "jobpgid")), "r") as f:
             pgid = int(f.read().strip())
     except (IOError, OSError, ValueError):
-        return None
-    members = group_members(pgid)
-    if not members or any((proc_stat(member) or (None, None, None))[2] != wrapper for member in members):
-        return None
-    return pgid
+        pgid = None
+    if pgid is not None:
+        members = group_members(pgid)
+        if members and all((proc_stat(member) or (None, None, None))[2] == wrapper for member in members):
+            return [pgid]
+    groups = set()
+    for member in session_members(wrapper, ticks):
+        stat = proc_stat(member)
+        if stat is not None and stat[1] != wrapper:
+            groups.add(stat[1])
+    return sorted(groups)
 
 
 def group_members(pgid):
@@ -852,9 +1096,14 @@ def group_members(pgid):
     return members
 
 
-def wait_gone(pid, ticks, boot_id, seconds):
+def job_gone(pid, ticks, boot_id):
+    """True when neither the wrapper nor any process of its session is alive."""
+    return liveness({"pid": pid, "start_ticks": ticks, "boot_id": boot_id}) is None
+
+
+def wait_gone(pid, ticks, boot_id, seconds, whole_session=False):
     deadline = time.time() + seconds
-    while alive(pid, ticks, boot_id):
+    while alive(pid, ticks, boot_id) or (whole_session and not job_gone(pid, ticks, boot_id)):
         if time.time() >= deadline:
             return False
         time.sleep(0.05)
@@ -862,14 +1111,14 @@ def wait_gone(pid, ticks, boot_id, seconds):
 
 
 def kill_after_grace(directory, pid, ticks, boot_id, grace):
-    """Runs detached: KILLs the job's process group if the wrapper outlives the grace period.
-    Only the job's group: the wrapper is left to record the exit status."""
-    if wait_gone(pid, ticks, boot_id, grace):
+    """Runs detached: KILLs the job's process groups if the job outlives the grace period.
+    Only the job's groups: the wrapper is left to record the exit status (and is KILLed
+    itself only if it has not ended 5 s later)."""
+    if wait_gone(pid, ticks, boot_id, grace, whole_session=True):
         return
-    job = job_group(directory, pid)
-    if job is not None:
+    for group in job_groups(directory, pid, ticks):
         try:
-            os.killpg(job, signal.SIGKILL)
+            os.killpg(group, signal.SIGKILL)
         except OSError:
             pass
     if not wait_gone(pid, ticks, boot_id, KILL_SETTLE_S) and alive(pid, ticks, boot_id):
@@ -950,14 +1199,17 @@ class Agent(object):
         self.children = [child for child in self.children if child.poll() is None]
         kills = each(request, "kill", kill_job)
         launches = each(request, "launch",
-                        lambda entry: launch_job(entry, self.job_umask, self.children))
+                        lambda entry: launch_job(entry, request, self.job_umask, self.children))
+        if any(launch.get("status") == "started" for launch in launches):
+            prune_ledger(ledger_dir(request))
         reply = empty_reply()
         reply["node"] = node_info(request)
         if request.get("snapshot", True) is not False:
             self.snapshot(reply)
         lines = request.get("log_tail_lines", 20)
         lines = lines if isinstance(lines, int) and not isinstance(lines, bool) else 20
-        reply["jobs"] = each(request, "jobs", lambda entry: query_job(entry, lines))
+        ledger = ledger_dir(request)
+        reply["jobs"] = each(request, "jobs", lambda entry: query_job(entry, lines, ledger))
         reply["logs"] = each(request, "logs", read_log)
         reply["sessions"] = sessions(reply)
         reply["launches"], reply["kills"] = launches, kills

@@ -82,15 +82,26 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         root.put("snapshot", snapshot);
         root.put("log_tail_lines", logTailLines);
         ArrayNode queries = root.putArray("jobs");
-        jobs.forEach(query -> queries.addObject().put("id", query.id()).put("attempt", query.attempt())
-                .put("token", query.token()).put("dir", query.dir()));
+        jobs.forEach(query -> {
+            ObjectNode entry = queries.addObject().put("id", query.id()).put("attempt", query.attempt())
+                    .put("token", query.token()).put("dir", query.dir());
+            if (query.process() != null) {
+                entry.put("pid", query.process().pid()).put("pgid", query.process().pgid())
+                        .put("start_ticks", query.process().startTicks()).put("boot_id", query.process().bootId());
+            }
+        });
         ArrayNode starts = root.putArray("launch");
         launches.forEach(launch -> starts.addObject().put("id", launch.id()).put("attempt", launch.attempt())
                 .put("token", launch.token()).put("dir", launch.dir()).put("script", launch.script()));
         ArrayNode stops = root.putArray("kill");
-        kills.forEach(kill -> stops.addObject().put("id", kill.id()).put("dir", kill.dir()).put("pid", kill.pid())
-                .put("start_ticks", kill.startTicks()).put("boot_id", kill.bootId())
-                .put("grace_s", kill.graceSeconds()));
+        kills.forEach(kill -> {
+            ObjectNode entry = stops.addObject().put("id", kill.id()).put("dir", kill.dir()).put("pid", kill.pid())
+                    .put("start_ticks", kill.startTicks()).put("boot_id", kill.bootId())
+                    .put("grace_s", kill.graceSeconds());
+            if (kill.token() != null) {
+                entry.put("token", kill.token());
+            }
+        });
         ArrayNode reads = root.putArray("logs");
         logs.forEach(read -> {
             ObjectNode entry = reads.addObject().put("id", read.id()).put("dir", read.dir())

@@ -15,14 +15,27 @@ import java.util.Objects;
  * @param startTicks   the wrapper's start time in clock ticks, as recorded at launch
  * @param bootId       the node's boot id at launch (null when the node has none)
  * @param graceSeconds how long the job may take to stop after TERM
+ * @param token        the attempt's launch token, or null: the wrapper carries it, so a job whose
+ *                     directory was removed or renamed can still be told from another process
  */
-public record KillRequest(long id, String dir, long pid, long startTicks, String bootId, double graceSeconds) {
+public record KillRequest(long id, String dir, long pid, long startTicks, String bootId, double graceSeconds,
+                          String token) {
 
     public KillRequest {
         Objects.requireNonNull(dir, "dir");
         if (pid <= 0 || graceSeconds < 0) {
             throw new IllegalArgumentException("a kill needs a positive pid and a grace period of 0 s or more");
         }
+    }
+
+    /** A kill of a wrapper known by its directory and identity only. */
+    public KillRequest(long id, String dir, long pid, long startTicks, String bootId, double graceSeconds) {
+        this(id, dir, pid, startTicks, bootId, graceSeconds, null);
+    }
+
+    /** This kill, naming the attempt's launch token. */
+    public KillRequest withToken(String launchToken) {
+        return new KillRequest(id, dir, pid, startTicks, bootId, graceSeconds, launchToken);
     }
 
     /** A kill of the wrapper a launch report or job report named. */

@@ -19,6 +19,13 @@ public final class RunScript {
     /** Exit status of a job whose working directory cannot be entered (like "cannot execute"). */
     public static final int EXIT_NO_WORKDIR = 126;
 
+    /**
+     * Where a job runs without {@code --workdir}: {@code work/} in its attempt directory (the
+     * node's agent makes it), so a job that cleans its working directory never touches the
+     * queue's files beside it.
+     */
+    static final String DEFAULT_WORKDIR = "\"$NVIDB_JOB_DIR\"/work";
+
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*");
 
@@ -52,9 +59,10 @@ public final class RunScript {
             script.append("export ").append(variable.getKey()).append('=').append(ShellQuote.quote(variable.getValue()))
                     .append('\n');
         }
-        workdir(spec.workdir()).ifPresent(dir -> script.append("if ! cd -- ").append(dir).append("; then\n")
+        String dir = workdir(spec.workdir()).orElse(DEFAULT_WORKDIR);
+        script.append("if ! cd -- ").append(dir).append("; then\n")
                 .append("  printf 'nvidb: cannot enter the working directory %s\\n' ").append(dir).append(" >&2\n")
-                .append("  exit ").append(EXIT_NO_WORKDIR).append("\nfi\n"));
+                .append("  exit ").append(EXIT_NO_WORKDIR).append("\nfi\n");
         return script.append("exec bash -c ").append(ShellQuote.quote(spec.command())).append('\n').toString();
     }
 
@@ -80,7 +88,7 @@ public final class RunScript {
     /**
      * The working directory as a bash word, expanded on the node: {@code ~} and {@code ~/x} are
      * under the node's {@code $HOME}, {@code ~user/x} under that user's home, a relative path is
-     * relative to {@code $HOME}; empty for none (the job runs in its attempt directory).
+     * relative to {@code $HOME}; empty for none (the job runs in {@code work/} of its attempt directory).
      */
     static Optional<String> workdir(String workdir) {
         if (workdir == null || workdir.isEmpty()) {

@@ -111,7 +111,7 @@ final class Launches {
             ProcessIdentity process = reap.target().process();
             if (process != null && process.startTime() != null && reap.target().jobDir() != null) {
                 kills.add(new KillRequest(reap.id(), reap.target().jobDir(), process.pid(), process.startTime(),
-                        process.bootId(), queue.killGraceSeconds()));
+                        process.bootId(), queue.killGraceSeconds()).withToken(reap.target().launchToken()));
             }
         }
         return kills;

@@ -23,6 +23,7 @@ import dev.nvidb.store.JobTransitions;
 import dev.nvidb.store.NodeRecord;
 import dev.nvidb.store.NodeStore;
 import dev.nvidb.store.PendingReap;
+import dev.nvidb.store.ProcessIdentity;
 import dev.nvidb.store.ReapStore;
 import dev.nvidb.store.ReapTarget;
 import dev.nvidb.store.SqlWork;
@@ -127,7 +128,7 @@ final class Tick {
             List<JobQuery> queries = new ArrayList<>();
             for (StoredJob job : state.runningOn(node.name())) {
                 queries.add(new JobQuery(job.id(), job.job().attempt(), job.job().assignment().launchToken(),
-                        job.jobDir()));
+                        job.jobDir(), recorded(job.process())));
             }
             queries.addAll(unidentifiedReaps(state.reapsOn(node.name())));
             requests.put(node, AgentRequest.probe(nodes.jobRoot(node.name())).withJobs(queries)
@@ -135,6 +136,12 @@ final class Tick {
                     .withLogTailLines(queue.logTailLines()));
         }
         return requests;
+    }
+
+    /** The process recorded at launch, sent with the job's query so its liveness never depends on its files. */
+    private static JobQuery.Process recorded(ProcessIdentity process) {
+        return process == null || process.startTime() == null ? null
+                : new JobQuery.Process(process.pid(), process.pgid(), process.startTime(), process.bootId());
     }
 
     /** Kills owed by launch token only are asked about like jobs, to learn their process. */

@@ -137,15 +137,22 @@ class JobLifecycleTest extends LocalJobs {
     }
 
     @Test
-    void wrapperKilledWithoutExitFileIsVanished() throws Exception {
+    void jobWhoseWrapperWasKilledRunsOnUntilItsProcessesEndThenIsVanished() throws Exception {
         LaunchRequest launch = launch(6, "echo 'about to be lost' >&2; sleep 300");
         LaunchReport started = launchAll(launch).get(0);
         Polling.until(TIMEOUT, () -> read(jobDir(6).resolve("stderr.log")), text -> !text.isEmpty(), "stderr");
+        long group = Long.parseLong(Polling.until(TIMEOUT, () -> read(jobDir(6).resolve("jobpgid")).strip(),
+                text -> !text.isEmpty(), "jobpgid"));
 
         run("kill", "-KILL", String.valueOf(started.wrapper().pid()));
-        JobReport vanished = Polling.until(TIMEOUT, () -> query(launch), report -> report.status() != Status.RUNNING,
-                "the wrapper to die");
+        Polling.until(TIMEOUT, () -> isRunning(started.wrapper().pid()), running -> !running, "the wrapper to die");
+        JobReport orphaned = query(launch);
+        assertEquals(Status.RUNNING, orphaned.status(), "its job still runs: " + orphaned.reason());
+        assertEquals(started.wrapper().pid(), orphaned.wrapper().pid());
 
+        run("kill", "-KILL", "--", "-" + group);
+        JobReport vanished = Polling.until(TIMEOUT, () -> query(launch), report -> report.status() != Status.RUNNING,
+                "the job to die");
         assertEquals(Status.VANISHED, vanished.status());
         assertNull(vanished.exitCode());
         assertEquals("about to be lost", vanished.logTail());

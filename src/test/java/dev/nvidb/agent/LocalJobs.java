@@ -51,8 +51,17 @@ abstract class LocalJobs {
         }
     }
 
-    /** A launch of attempt 1 of job {@code id} running {@code command} in its attempt directory. */
+    /**
+     * A launch of attempt 1 of job {@code id} running {@code command} in its attempt directory
+     * (where these tests put gate files and result.json; a job's default working directory is
+     * work/ below it, see {@link #launchInWorkDir}).
+     */
     LaunchRequest launch(long id, String command) {
+        return launchInWorkDir(id, "cd \"$NVIDB_JOB_DIR\" || exit 1; " + command);
+    }
+
+    /** A launch of attempt 1 of job {@code id} running {@code command} as a user's job runs: in work/. */
+    LaunchRequest launchInWorkDir(long id, String command) {
         JobSpec spec = new JobSpec("job-" + id, command, 0, 0, null, null, Map.of(), List.of(), null, 0, List.of(),
                 "tester@here");
         Assignment assignment = new Assignment("local", List.of(), List.of(), 1, "token-" + id);

@@ -46,6 +46,7 @@ class RunScriptTest {
     void setUp() throws IOException {
         home = Files.createDirectories(dir.resolve("node home"));
         attempt = Files.createDirectories(home.resolve(".nvidb/jobs/12/1"));
+        Files.createDirectories(attempt.resolve("work")); // the agent makes it at launch
         pwned = dir.resolve("pwned");
     }
 
@@ -102,8 +103,8 @@ class RunScriptTest {
         Run run = run(spec("n", command, null, Map.of()), assignment(List.of(0, 2)));
 
         String jobDir = attempt.toRealPath().toString();
-        assertEquals(List.of("0,2", "PCI_BUS_ID", "12", "3", "gpu-a 'node'", jobDir, jobDir + "/status", jobDir),
-                run.fields());
+        assertEquals(List.of("0,2", "PCI_BUS_ID", "12", "3", "gpu-a 'node'", jobDir, jobDir + "/status",
+                jobDir + "/work"), run.fields(), "without --workdir the job runs in work/ beside the queue's files");
     }
 
     @Test
