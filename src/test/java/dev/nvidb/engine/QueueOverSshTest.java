@@ -170,6 +170,73 @@ class QueueOverSshTest {
     }
 
     @Test
+    void runningJobWhoseDirectoryIsRemovedRunsOnAloneAndEndsWithoutASecondCopy() throws Exception {
+        QueueFixtureSsh client = client("removed", List.of("gpu-a"), "");
+        Path runs = work.resolve("runs");
+        long job = client.submit("--retries", "2", "--", "echo run >> '" + runs + "'; exec sleep 300");
+        Path attempt = client.attemptDir(a, job, 1);
+        awaitFile(attempt.resolve("pid"));
+        long pid = client.json("queue", "events", "--json", "--job", String.valueOf(job)).findValues("pid").stream()
+                .mapToLong(JsonNode::asLong).findFirst().orElseThrow();
+
+        deleteTree(attempt);
+        for (int i = 0; i < 3; i++) {
+            client.tick();
+        }
+        JsonNode running = client.job(job);
+        assertEquals("running", running.get("state").asText(), running.toString());
+        assertEquals(1, running.get("attempt").asInt());
+        assertEquals("run\n", Files.readString(runs), "one copy only");
+
+        new ProcessBuilder("pkill", "-KILL", "-s", String.valueOf(pid)).start().waitFor(); // the wrapper's session
+        JsonNode retried = client.tickUntil(job, j -> j.get("attempt").asInt() == 2, LIMIT);
+        assertTrue(retried.toString().contains("removed or replaced"), retried.toString());
+    }
+
+    @Test
+    void jobWhoseWrapperDiesIsNotRetriedWhileItsProcessRuns() throws Exception {
+        QueueFixtureSsh client = client("orphan", List.of("gpu-a"), "");
+        Path runs = work.resolve("runs");
+        long job = client.submit("--retries", "2", "--", "echo run >> '" + runs + "'; sleep 300 & echo $! > "
+                + "\"$NVIDB_JOB_DIR/child\"; wait");
+        Path attempt = client.attemptDir(a, job, 1);
+        awaitFile(attempt.resolve("child"));
+        long wrapper = client.json("queue", "events", "--json", "--job", String.valueOf(job)).findValues("pid")
+                .stream().mapToLong(JsonNode::asLong).findFirst().orElseThrow();
+        long child = Long.parseLong(Files.readString(attempt.resolve("child")).strip());
+
+        ProcessHandle.of(wrapper).ifPresent(ProcessHandle::destroyForcibly);
+        awaitGone(wrapper);
+        for (int i = 0; i < 3; i++) {
+            client.tick();
+        }
+        assertEquals("running", client.job(job).get("state").asText());
+        assertEquals("run\n", Files.readString(runs), "no second copy beside the first");
+
+        client.run(0, "job", "cancel", String.valueOf(job));
+        awaitGone(child);
+    }
+
+    @Test
+    void jobThatEmptiesItsWorkingDirectoryCompletesAfterOneRun() throws Exception {
+        QueueFixtureSsh client = client("cleaner", List.of("gpu-a"), "");
+        Path runs = work.resolve("runs");
+        long job = client.submit("--", "echo run >> '" + runs + "'; touch x; rm -rf ./* ./.[!.]*; sleep 1; echo done");
+        JsonNode done = client.tickUntil(job, j -> !QueueFixtureSsh.state(j).equals("running")
+                && !QueueFixtureSsh.state(j).equals("pending"), LIMIT);
+        assertEquals("completed", done.get("state").asText(), done.toString());
+        assertEquals("run\n", Files.readString(runs));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    @Test
     void jobOnANodeThatStaysDownIsLostAfterTheLimitAndKilledIfTheNodeReturns() throws Exception {
         QueueFixtureSsh client = client("gone", List.of("gpu-b"), "lost_after_seconds: 1");
         long job = client.submit("--", "exec sleep 300");
