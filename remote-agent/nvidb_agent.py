@@ -670,9 +670,10 @@ def session_members(sid, start_ticks):
     return members
 
 
-def liveness(identity):
+def liveness(identity, session=True):
     """"wrapper" while the recorded wrapper runs, "session" while it is gone but processes of
-    its session (the job) still run, None when nothing of the job is alive."""
+    its session (the job) still run (asked only when session is true), None when nothing of
+    the job is alive."""
     if not identity or identity.get("pid") is None or identity.get("start_ticks") is None:
         return None
     if identity.get("boot_id") != current_boot_id():
@@ -683,7 +684,7 @@ def liveness(identity):
         return "wrapper"
     if stat is not None and stat[3] != ticks:
         return None  # the pid names another process: the wrapper's session is over
-    return "session" if session_members(pid, ticks) else None
+    return "session" if session and session_members(pid, ticks) else None
 
 
 def identity_of(record):
@@ -910,9 +911,15 @@ def query_job(entry, tail_lines, ledger):
         report["reason"] = ("no launch here (%s has no token)" % directory if held is None
                             else "%s holds another launch token" % directory)
         return report
-    # Invariant: liveness first, then the exit file, re-read before calling a job gone.
-    state = liveness(identity)
-    finished = None if state or not ours else (read_exit(directory) or read_exit(directory))
+    # Invariant: liveness first, then the exit file, re-read before calling a job gone. The
+    # wrapper records the exit status before it ends, so a wrapper that is gone and left one
+    # means the job ended (whatever it left running in the background); one that left none
+    # was killed, and the job is alive while processes of its session are.
+    state = liveness(identity, session=False)
+    finished = None if state or not ours else read_exit(directory)
+    if state is None and finished is None:
+        state = liveness(identity)
+        finished = None if state or not ours else read_exit(directory)
     for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at"):
         report[key] = (identity or {}).get(key)
     if state is not None:

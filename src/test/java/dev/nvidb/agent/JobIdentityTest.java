@@ -149,6 +149,22 @@ class JobIdentityTest extends LocalJobs {
                 report -> report.status() != Status.RUNNING, "the job to end").status());
     }
 
+    @Test
+    void jobThatEndsLeavingABackgroundProcessIsExited() throws Exception {
+        LaunchRequest launch = launch(8, "sleep 300 & echo $! > child.pid; exit 5");
+        launchAll(launch);
+        long child = Long.parseLong(Polling.until(TIMEOUT, () -> read(jobDir(8).resolve("child.pid")),
+                text -> text.endsWith("\n"), "the job's child").strip());
+        try {
+            JobReport ended = awaitEnd(launch);
+            assertEquals(Status.EXITED, ended.status(), "the exit file says it ended: " + ended.reason());
+            assertEquals(5, ended.exitCode());
+            assertTrue(isRunning(child), "its leftover is not the job");
+        } finally {
+            run("kill", "-KILL", String.valueOf(child));
+        }
+    }
+
     private static JobQuery withProcess(LaunchRequest launch, WrapperProcess wrapper) {
         return new JobQuery(launch.id(), launch.attempt(), launch.token(), launch.dir(),
                 new JobQuery.Process(wrapper.pid(), wrapper.pgid(), wrapper.startTicks(), wrapper.bootId()));

@@ -71,15 +71,20 @@ class QueueLifecycleTest {
     void vanishedProcessIsRetriedThenLostWhenRetriesRunOut() throws Exception {
         QueueFixtureSsh client = client();
         long job = client.submit("--retries", "1", "--", "exec sleep 300");
-        ProcessHandle.of(wrapperPid(client, job, 1)).ifPresent(ProcessHandle::destroyForcibly);
+        killSession(wrapperPid(client, job, 1)); // the wrapper alone is not the job: its session runs on
         JsonNode second = client.tickUntil(job, j -> j.get("attempt").asInt() == 2
                 && QueueFixtureSsh.state(j).equals("running"), LIMIT);
         assertEquals(1, second.get("max_retries").asInt());
-        ProcessHandle.of(wrapperPid(client, job, 2)).ifPresent(ProcessHandle::destroyForcibly);
+        killSession(wrapperPid(client, job, 2));
         JsonNode lost = client.tickUntil(job, QueueLifecycleTest::ended, LIMIT);
         assertEquals("lost", lost.get("state").asText(), lost.toString());
         String alerts = client.json("queue", "status", "--json", "--no-tick").get("alerts").toString();
         assertTrue(alerts.contains("job_retried") && alerts.contains("job_lost"), alerts);
+    }
+
+    /** SIGKILL to every process of the session a wrapper leads: the wrapper and its job. */
+    private static void killSession(long wrapper) throws Exception {
+        new ProcessBuilder("pkill", "-KILL", "-s", String.valueOf(wrapper)).start().waitFor();
     }
 
     @Test
