@@ -121,7 +121,7 @@ final class Wiring implements AutoCloseable {
         String command = options.command == null ? "nvidb" : options.command.qualifiedName();
         queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
                 Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()), command,
-                line -> context.err().println("nvidb: " + line + "…"));
+                line -> context.err().println("nvidb: " + line));
         return queue;
     }
 
