@@ -1,6 +1,7 @@
 package dev.nvidb.queue;
 
 import dev.nvidb.agent.AgentScript;
+import dev.nvidb.config.FileTrust;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.engine.LogReader;
 import dev.nvidb.engine.QueueEngine;
@@ -59,6 +60,7 @@ public final class Queue implements AutoCloseable {
      */
     public static Queue open(Path file, NvidbConfig config, Supplier<NodeDirectory> directory, String localName,
                              Duration nodeTimeout, Duration logTimeout, String command, Consumer<String> notices) {
+        FileTrust.requireTrustedDatabase(file);
         QueueNodes nodes = new QueueNodes(config, directory, localName);
         QueueEngine engine = new QueueEngine(Database.open(file), nodes, Clock.systemUTC(),
                 new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout), new TickClient(command, notices));
