@@ -65,7 +65,7 @@ public final class FileTrust {
         Optional<Integer> me = effectiveUid();
         Integer owner = uid(path);
         if (me.isPresent() && owner != null && owner != 0 && !owner.equals(me.get())) {
-            throw new ConfigException("refusing " + what + " " + path + ": it is owned by " + attributes.owner().getName()
+            throw new ConfigException("refusing " + what + " " + shown + ": it is owned by " + attributes.owner().getName()
                     + " (uid " + owner + "), not by you (uid " + me.get() + "); another user could control what nvidb runs",
                     "use a " + (attributes.isDirectory() ? "directory" : "file") + " of your own (set NVIDB_HOME, or"
                             + " remove " + path + " if you did not put it there)");
