@@ -1,6 +1,8 @@
 package dev.nvidb.cli;
 
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Options every queue command takes: output and verbosity, whether to refresh the queue
@@ -22,6 +24,10 @@ public final class QueueOptions {
 
     @Option(names = "--db-path", paramLabel = "FILE", description = "Use this queue database instead of $NVIDB_HOME/queue.db.")
     String dbPath;
+
+    /** The command these options belong to (its name is recorded with a tick lease). */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     @Option(names = "--local", description = "Use this machine's queue even when queue.yml names a remote queue host.")
     boolean local;

@@ -118,8 +118,10 @@ final class Wiring implements AutoCloseable {
             throw new UsageException("give --tick or --no-tick, not both");
         }
         Path file = options.dbPath == null ? loaded.home().queueDb() : home().expand(options.dbPath);
+        String command = options.command == null ? "nvidb" : options.command.qualifiedName();
         queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
-                Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()));
+                Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()), command,
+                line -> context.err().println("nvidb: " + line));
         return queue;
     }
 

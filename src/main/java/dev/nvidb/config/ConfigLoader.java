@@ -38,7 +38,18 @@ public final class ConfigLoader {
 
     /** Reads both files and applies environment overrides. */
     public NvidbConfig load() {
+        requireTrustedFiles();
         return load(YamlDocument.read(home.configYml(), home), YamlDocument.read(home.queueYml(), home));
+    }
+
+    /**
+     * The nvidb directory and its config files must be the user's own and not writable by
+     * others: a file another user could write decides what nvidb runs (see {@link FileTrust}).
+     */
+    private void requireTrustedFiles() {
+        FileTrust.requireTrusted(home.dir(), "the nvidb directory (NVIDB_HOME)");
+        FileTrust.requireTrusted(home.configYml(), "config file");
+        FileTrust.requireTrusted(home.queueYml(), "config file");
     }
 
     /** Parses {@code text} as the config.yml at {@code file}, with no queue.yml and no environment. */

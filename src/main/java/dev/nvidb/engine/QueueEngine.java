@@ -18,12 +18,19 @@ public final class QueueEngine implements AutoCloseable {
     private final QueueNodes nodes;
     private final Clock clock;
     private final TickSettings settings;
+    private final TickClient client;
 
     public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
+        this(database, nodes, clock, settings, TickClient.quiet());
+    }
+
+    /** @param client what this client runs and where its notices go while it waits for another's tick */
+    public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings, TickClient client) {
         this.database = database;
         this.nodes = nodes;
         this.clock = clock;
         this.settings = settings;
+        this.client = client;
     }
 
     public Database database() {
@@ -77,7 +84,7 @@ public final class QueueEngine implements AutoCloseable {
     private TickReport tick(TickMode mode, Duration minInterval) {
         Duration lease = Duration.ofSeconds(Math.max(5, settings.queue().leaseSeconds()));
         Duration wait = lease.plus(settings.nodeTimeout()).plus(settings.nodeTimeout());
-        TickGuard guard = new TickGuard(database, clock, lease, minInterval, wait);
+        TickGuard guard = new TickGuard(database, clock, lease, minInterval, wait, client);
         return guard.run(mode, () -> new Tick(database, nodes, settings, clock).run()).orElse(TickReport.notRun());
     }
 

@@ -1,5 +1,6 @@
 package dev.nvidb.engine;
 
+import dev.nvidb.config.FileTrust;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.config.ServerConfig;
@@ -43,6 +44,10 @@ public final class QueueNodes {
         this.directory = directory;
         this.jobRoot = queue.jobRoot();
         this.localJobRoot = localJobRoot(config);
+        if (localName != null) {
+            // Another user's job_root on this machine would decide what runs as this user.
+            FileTrust.requireTrusted(config.home().expand(localJobRoot), "job_root");
+        }
     }
 
     /**

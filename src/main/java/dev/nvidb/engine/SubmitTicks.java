@@ -8,7 +8,9 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Set;
 
 /**
  * Places new jobs without making their submitter wait for SSH. A plain {@code job submit}
@@ -114,6 +116,7 @@ public final class SubmitTicks {
     }
 
     private static FileChannel open(Path database) throws IOException {
-        return FileChannel.open(lockFile(database), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        return FileChannel.open(lockFile(database), Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     }
 }

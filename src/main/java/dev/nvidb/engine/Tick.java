@@ -122,7 +122,8 @@ final class Tick {
         QueueConfig queue = settings.queue();
         for (Node node : nodes.nodes()) {
             NodeRecord record = state.node(node.name()).orElse(null);
-            if (record != null && (record.ignored() || record.backingOff(now))) {
+            if (record != null && (record.ignored()
+                    || record.backingOff(now, Duration.ofSeconds(queue.backoffMaxSeconds())))) {
                 continue;
             }
             List<JobQuery> queries = new ArrayList<>();

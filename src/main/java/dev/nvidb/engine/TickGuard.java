@@ -1,5 +1,6 @@
 package dev.nvidb.engine;
 
+import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.Lease;
 import dev.nvidb.store.LeaseStore;
@@ -9,7 +10,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -17,11 +17,19 @@ import java.util.function.Supplier;
  * ({@code tick_min_interval}); not while another client holds the lease, in which case it
  * waits (bounded) for that tick and uses its result. The holder renews the lease from its own
  * thread and connection, so a short lease still covers a long tick, and a client killed
- * mid-tick blocks the others only until its lease expires.
+ * mid-tick blocks the others only until its lease expires, or not at all when it ran on this
+ * host and is provably gone ({@link LeaseOwner}).
+ *
+ * <p>The wall clock may jump either way. Durations (how long to wait) are measured on the
+ * monotonic clock; times shared through the database are trusted only up to
+ * {@link Lease#SKEW_TOLERANCE} ahead of this clock: a last tick "from the future" does not
+ * count as fresh, and a lease expiring further ahead than its own length is taken over.
  */
 final class TickGuard {
 
     private static final Duration POLL = Duration.ofMillis(50);
+    /** A wait shorter than this goes unmentioned; a longer one says whose tick it waits for. */
+    private static final Duration NOTICE_AFTER = Duration.ofSeconds(1);
 
     private final Database database;
     private final Path databaseFile;
@@ -29,14 +37,21 @@ final class TickGuard {
     private final Duration lease;
     private final Duration minInterval;
     private final Duration maxWait;
+    private final TickClient client;
 
     TickGuard(Database database, Clock clock, Duration lease, Duration minInterval, Duration maxWait) {
+        this(database, clock, lease, minInterval, maxWait, TickClient.quiet());
+    }
+
+    TickGuard(Database database, Clock clock, Duration lease, Duration minInterval, Duration maxWait,
+              TickClient client) {
         this.database = database;
         this.databaseFile = database.file();
         this.clock = clock;
         this.lease = lease;
         this.minInterval = minInterval;
         this.maxWait = maxWait;
+        this.client = client;
     }
 
     /** Runs {@code tick} under the lease, or waits for another client's tick; empty when this client did not tick. */
@@ -44,48 +59,93 @@ final class TickGuard {
         Instant asked = clock.instant();
         MetaStore meta = new MetaStore(database);
         LeaseStore leases = new LeaseStore(database);
-        Instant deadline = asked.plus(maxWait);
+        long waitStarted = System.nanoTime();
+        String announced = null;
+        String holder = LeaseOwner.thisProcess(lease, client.command()).encode();
         while (true) {
-            String holder = UUID.randomUUID().toString();
             // One transaction decides "fresh enough" and takes the lease, so a tick that ends
             // between the two cannot let a waiting client tick a second time.
             Decision decision = database.write("take the tick lease", conn -> {
-                if (fresh(mode, asked, minInterval, meta.getInstant(conn, MetaStore.LAST_TICK_STARTED_AT),
-                        meta.getInstant(conn, MetaStore.LAST_TICK_AT))) {
-                    return Decision.FRESH;
-                }
                 Instant now = clock.instant();
-                if (!leases.acquire(conn, holder, now, lease)) {
-                    return Decision.BUSY;
+                if (fresh(mode, asked, now, minInterval, meta.getInstant(conn, MetaStore.LAST_TICK_STARTED_AT),
+                        meta.getInstant(conn, MetaStore.LAST_TICK_AT))) {
+                    return new Decision(Outcome.FRESH, null);
+                }
+                Lease[] seen = new Lease[1];
+                if (!leases.acquire(conn, holder, now, lease, current -> takeable(seen[0] = current, now))) {
+                    return new Decision(Outcome.BUSY, seen[0]);
                 }
                 meta.putInstant(conn, MetaStore.LAST_TICK_STARTED_AT, now);
-                return Decision.TAKEN;
+                return new Decision(Outcome.TAKEN, null);
             });
-            if (decision == Decision.FRESH) {
+            if (decision.outcome() == Outcome.FRESH) {
                 return Optional.empty();
             }
-            if (decision == Decision.TAKEN) {
+            if (decision.outcome() == Outcome.TAKEN) {
                 return Optional.of(holding(holder, leases, meta, tick));
             }
-            if (clock.instant().isAfter(deadline)) {
+            long waited = System.nanoTime() - waitStarted;
+            if (waited > maxWait.toNanos()) {
                 return Optional.empty();
+            }
+            if (waited >= NOTICE_AFTER.toNanos() && decision.seen() != null
+                    && !decision.seen().holder().equals(announced)) {
+                announced = decision.seen().holder();
+                client.notices().accept(waitingFor(decision.seen(), clock.instant()));
             }
             // Another client is ticking: its result lands in the database. Poll until it is done.
             pause();
         }
     }
 
-    private enum Decision { FRESH, TAKEN, BUSY }
+    private enum Outcome { FRESH, TAKEN, BUSY }
+
+    private record Decision(Outcome outcome, Lease seen) {
+    }
+
+    /**
+     * Whether the lease may be taken: free, expired, expiring further ahead than its holder's
+     * own length allows (a clock that was ahead), or held by a process provably gone.
+     */
+    private boolean takeable(Lease current, Instant now) {
+        if (current.holder() == null) {
+            return true;
+        }
+        Optional<LeaseOwner> owner = LeaseOwner.parse(current.holder());
+        Duration length = owner.map(LeaseOwner::length).filter(d -> d.compareTo(lease) > 0).orElse(lease);
+        return current.free(now, length) || owner.map(LeaseOwner::provablyDead).orElse(false);
+    }
+
+    /** "waiting for the tick of pid 1234 (nvidb job ls, started 3 s ago)" */
+    static String waitingFor(Lease held, Instant now) {
+        Optional<LeaseOwner> owner = LeaseOwner.parse(held.holder());
+        String who = owner.map(LeaseOwner::describe).orElse("another client");
+        String since = "";
+        if (held.acquiredAt() != null && !held.acquiredAt().isAfter(now)) {
+            since = "started " + Duration.between(held.acquiredAt(), now).toSeconds() + " s ago";
+        }
+        String until = held.expiresAt() == null ? "" : "its lease lasts "
+                + Math.max(0, Duration.between(now, held.expiresAt()).toSeconds()) + " s more unless renewed";
+        String detail = String.join(", ", java.util.stream.Stream.of(since, until).filter(s -> !s.isEmpty()).toList());
+        return "waiting for the tick of " + who + (detail.isEmpty() ? "" : "; " + detail);
+    }
 
     /**
      * Whether a finished tick already covers this request. {@code IF_DUE}: one ended within
      * {@code minInterval}. {@code FORCE}: one that started after the request was made and has
      * ended, so it read everything the caller wrote before asking (a tick that merely ended
-     * later may have read the queue before the caller's submit).
+     * later may have read the queue before the caller's submit). A tick recorded further ahead
+     * of {@code now} than {@link Lease#SKEW_TOLERANCE} was stamped by a clock that was ahead (or
+     * this one stepped back): it covers nothing, or every tick would be skipped until real time
+     * caught up with it.
      */
-    static boolean fresh(TickMode mode, Instant asked, Duration minInterval, Optional<Instant> started,
+    static boolean fresh(TickMode mode, Instant asked, Instant now, Duration minInterval, Optional<Instant> started,
                          Optional<Instant> ended) {
         if (ended.isEmpty()) {
+            return false;
+        }
+        Instant latestTrusted = now.plus(Lease.SKEW_TOLERANCE);
+        if (ended.get().isAfter(latestTrusted) || started.isPresent() && started.get().isAfter(latestTrusted)) {
             return false;
         }
         if (mode == TickMode.IF_DUE) {
@@ -159,7 +219,7 @@ final class TickGuard {
             Thread.sleep(POLL.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for another client's tick", e);
+            throw new InterruptedByUser("interrupted while waiting for another client's tick", e);
         }
     }
 }

@@ -19,7 +19,15 @@ public final class JsonQueue {
 
     /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
     public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
-                         List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt, Object keeper) {
+                         List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt,
+                         ClockSkew clockSkew, Object keeper) {
+    }
+
+    /**
+     * The database holds a time from the future by this machine's clock: {@code what} recorded
+     * it at {@code recordedAt}, {@code aheadSeconds} ahead. Null in {@code queue status} when not.
+     */
+    public record ClockSkew(String what, BigDecimal recordedAt, long aheadSeconds) {
     }
 
     /** {@code queue nodes --json}. */
@@ -40,7 +48,13 @@ public final class JsonQueue {
     public static Status status(QueueStatus status, List<JsonJob> jobs) {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
         return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
-                status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()), null);
+                status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()),
+                skew(status.clockSkew()), null);
+    }
+
+    private static ClockSkew skew(dev.nvidb.queue.ClockSkew skew) {
+        return skew == null ? null : new ClockSkew(skew.what(), JsonJob.seconds(skew.recordedAt()),
+                skew.ahead().toSeconds());
     }
 
     public static Nodes nodes(List<NodeView> nodes) {

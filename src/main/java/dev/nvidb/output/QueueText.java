@@ -3,6 +3,7 @@ package dev.nvidb.output;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.queue.AlertView;
+import dev.nvidb.queue.ClockSkew;
 import dev.nvidb.queue.GpuView;
 import dev.nvidb.queue.NodeView;
 import dev.nvidb.scheduler.GpuBudget;
@@ -58,6 +59,19 @@ public final class QueueText {
                     alert.message()), width))).append('\n');
         }
         return out.toString();
+    }
+
+    /**
+     * One warning line when the database holds a time from the future by this machine's clock;
+     * empty otherwise.
+     */
+    public static String clockSkew(ClockSkew skew, int width, TextStyle style) {
+        if (skew == null) {
+            return "";
+        }
+        String line = "! clock: " + skew.what() + " was recorded " + JobText.ago(skew.recordedAt().minus(skew.ahead()), skew.recordedAt()) + " ahead of this machine's"
+                + " clock (a clock was ahead, or this one stepped back); ticks go on, times from the future count as expired";
+        return style.warn(Units.fit(line, width)) + "\n";
     }
 
     public static String counts(Map<String, Integer> counts) {

@@ -1,16 +1,19 @@
 package dev.nvidb.queue;
 
 import dev.nvidb.agent.AgentScript;
+import dev.nvidb.config.FileTrust;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.engine.LogReader;
 import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.QueueNodes;
+import dev.nvidb.engine.TickClient;
 import dev.nvidb.engine.TickSettings;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.store.Database;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -47,9 +50,20 @@ public final class Queue implements AutoCloseable {
      */
     public static Queue open(Path file, NvidbConfig config, Supplier<NodeDirectory> directory, String localName,
                              Duration nodeTimeout, Duration logTimeout) {
+        return open(file, config, directory, localName, nodeTimeout, logTimeout, "", null);
+    }
+
+    /**
+     * As above, for a front end that tells who it is: {@code command} is recorded with this
+     * client's tick lease, and {@code notices} gets one line when this client waits for another
+     * client's tick (whose, and since when).
+     */
+    public static Queue open(Path file, NvidbConfig config, Supplier<NodeDirectory> directory, String localName,
+                             Duration nodeTimeout, Duration logTimeout, String command, Consumer<String> notices) {
+        FileTrust.requireTrustedDatabase(file);
         QueueNodes nodes = new QueueNodes(config, directory, localName);
         QueueEngine engine = new QueueEngine(Database.open(file), nodes, Clock.systemUTC(),
-                new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout));
+                new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout), new TickClient(command, notices));
         return new Queue(engine, logTimeout, Pause.sleeping());
     }
 

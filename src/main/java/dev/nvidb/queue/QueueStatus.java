@@ -6,8 +6,15 @@ import java.util.Map;
 
 /**
  * The whole queue in one read: nodes with budgets, jobs, counts by state, open alerts, kills
- * still owed, and when the last tick ran.
+ * still owed, when the last tick ran, and whether the database holds times from the future
+ * ({@code clockSkew}, null when it does not).
  */
 public record QueueStatus(List<NodeView> nodes, List<JobView> jobs, Map<String, Integer> counts,
-                          List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt) {
+                          List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt, ClockSkew clockSkew) {
+
+    /** A status without a clock reading (the database holds no time from the future). */
+    public QueueStatus(List<NodeView> nodes, List<JobView> jobs, Map<String, Integer> counts,
+                       List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt) {
+        this(nodes, jobs, counts, openAlerts, pendingReaps, lastTickAt, null);
+    }
 }

@@ -10,11 +10,15 @@ import dev.nvidb.store.Event;
 import dev.nvidb.store.EventStore;
 import dev.nvidb.store.JobFilter;
 import dev.nvidb.store.JobStore;
+import dev.nvidb.store.Lease;
 import dev.nvidb.store.MetaStore;
 import dev.nvidb.store.NodeRecord;
 import dev.nvidb.store.NodeStore;
 import dev.nvidb.store.ReapStore;
+import dev.nvidb.store.RecordedTimes;
 import dev.nvidb.store.StoredJob;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -104,8 +108,21 @@ public final class StatusReading {
                     .map(StatusReading::alert).toList();
             return new QueueStatus(views, shown, counts, alerts,
                     new ReapStore(engine.database()).list(conn, null).size(),
-                    new MetaStore(engine.database()).getInstant(conn, MetaStore.LAST_TICK_AT).orElse(null));
+                    new MetaStore(engine.database()).getInstant(conn, MetaStore.LAST_TICK_AT).orElse(null),
+                    clockSkew(RecordedTimes.latest(conn), engine.clock().instant()));
         });
+    }
+
+    /**
+     * The recorded time furthest ahead of {@code now}, when one is ahead by more than
+     * {@link Lease#SKEW_TOLERANCE}; null otherwise.
+     */
+    static ClockSkew clockSkew(List<RecordedTimes.Stamp> stamps, Instant now) {
+        Instant trusted = now.plus(Lease.SKEW_TOLERANCE);
+        return stamps.stream().filter(stamp -> stamp.at().isAfter(trusted))
+                .max(Comparator.comparing(RecordedTimes.Stamp::at))
+                .map(stamp -> new ClockSkew(stamp.what(), stamp.at(), Duration.between(now, stamp.at())))
+                .orElse(null);
     }
 
     /** Open alerts, oldest first. */

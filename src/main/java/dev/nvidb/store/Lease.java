@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -13,6 +14,12 @@ import java.time.Instant;
  */
 public record Lease(String holder, Instant acquiredAt, Instant expiresAt, long generation) {
 
+    /**
+     * How far ahead of this machine's clock a stored time may be before it counts as written by
+     * a clock that was ahead (or before this one stepped back), rather than by ordinary jitter.
+     */
+    public static final Duration SKEW_TOLERANCE = Duration.ofSeconds(5);
+
     /** True when {@code candidate} holds an unexpired lease at {@code now}. */
     public boolean heldBy(String candidate, Instant now) {
         return candidate.equals(holder) && now.isBefore(expiresAt);
@@ -21,5 +28,19 @@ public record Lease(String holder, Instant acquiredAt, Instant expiresAt, long g
     /** True when anyone holds an unexpired lease at {@code now}. */
     public boolean held(Instant now) {
         return holder != null && now.isBefore(expiresAt);
+    }
+
+    /**
+     * True when the lease may be taken at {@code now}: released, expired, or expiring further
+     * ahead than its holder's {@code length} (plus {@link #SKEW_TOLERANCE}) allows, which only a
+     * clock that was ahead of this one can have written; a holder renews to now + length.
+     */
+    public boolean free(Instant now, Duration length) {
+        return !held(now) || fromTheFuture(now, length);
+    }
+
+    /** True when the expiry lies further ahead than {@code length} (plus the tolerance) from {@code now}. */
+    public boolean fromTheFuture(Instant now, Duration length) {
+        return holder != null && expiresAt.isAfter(now.plus(length).plus(SKEW_TOLERANCE));
     }
 }

@@ -6,17 +6,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Predicate;
 
 /**
  * The single-row tick lease. Every operation is a compare-and-set on holder and expiry:
  * acquire succeeds when the lease is free or expired, renew and release only for the holder
- * of an unexpired lease. All clients share one host clock (SQLite is never on a network share).
+ * of an unexpired lease. All clients share one host clock (SQLite is never on a network share),
+ * but that clock may jump: an expiry further ahead than the lease's length (plus
+ * {@link Lease#SKEW_TOLERANCE}) was written by a clock that was ahead, and counts as expired
+ * rather than blocking every tick until real time catches up.
  */
 public final class LeaseStore {
 
     private static final String ACQUIRE = """
             UPDATE lease SET holder = ?, acquired_at = ?, expires_at = ?, generation = generation + 1
-            WHERE id = 1 AND (holder IS NULL OR expires_at <= ?)
+            WHERE id = 1 AND generation = ?
             """;
     private static final String RENEW = """
             UPDATE lease SET expires_at = ? WHERE id = 1 AND holder = ? AND expires_at > ?
@@ -32,9 +36,26 @@ public final class LeaseStore {
         this.database = database;
     }
 
-    /** Takes the lease for {@code holder} until {@code now + ttl} if it is free or expired. */
+    /**
+     * Takes the lease for {@code holder} until {@code now + ttl} if it is free, expired, or
+     * expires further ahead than {@code ttl} allows (a clock that was ahead wrote it).
+     */
     public boolean acquire(Connection connection, String holder, Instant now, Duration ttl) throws SQLException {
-        return Columns.update(connection, ACQUIRE, holder, now, now.plus(ttl), now) == 1;
+        return acquire(connection, holder, now, ttl, lease -> lease.free(now, ttl));
+    }
+
+    /**
+     * Takes the lease for {@code holder} until {@code now + ttl} if {@code takeable} says the
+     * lease as it is now may be taken (the caller's rule: free, expired, from the future, or
+     * its holder provably dead). A compare-and-set on the generation it judged.
+     */
+    public boolean acquire(Connection connection, String holder, Instant now, Duration ttl, Predicate<Lease> takeable)
+            throws SQLException {
+        Lease lease = current(connection);
+        if (!takeable.test(lease)) {
+            return false;
+        }
+        return Columns.update(connection, ACQUIRE, holder, now, now.plus(ttl), lease.generation()) == 1;
     }
 
     public boolean acquire(String holder, Instant now, Duration ttl) {

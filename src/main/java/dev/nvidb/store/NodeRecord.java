@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -32,5 +33,14 @@ public record NodeRecord(String name, Instant drainedAt, Instant ignoredAt, Inst
     /** True while the back-off says not to probe yet. */
     public boolean backingOff(Instant now) {
         return backoffUntil != null && now.isBefore(backoffUntil);
+    }
+
+    /**
+     * True while the back-off says not to probe yet, where a back-off never lasts longer than
+     * {@code longest}: one ending further ahead than that (plus {@link Lease#SKEW_TOLERANCE}) was
+     * written by a clock that was ahead, or before this one stepped back, and is over.
+     */
+    public boolean backingOff(Instant now, Duration longest) {
+        return backingOff(now) && !backoffUntil.isAfter(now.plus(longest).plus(Lease.SKEW_TOLERANCE));
     }
 }

@@ -79,6 +79,37 @@ class LeaseStoreTest {
         }
     }
 
+    @Test
+    void aLeaseExpiringFurtherAheadThanItsLengthWasWrittenByAClockAheadAndIsTakenOver() {
+        try (Database database = Database.open(dir.resolve("queue.db"))) {
+            LeaseStore lease = new LeaseStore(database);
+            // A client whose clock was two hours ahead took the lease and was killed.
+            assertTrue(lease.acquire("ahead", at(7200), TTL));
+            assertTrue(lease.current().fromTheFuture(at(0), TTL));
+            assertTrue(lease.acquire("on-time", at(0), TTL), "not blocked until real time catches up");
+            assertTrue(lease.current().heldBy("on-time", at(1)));
+            // Within its length plus the tolerance, a lease is respected as it always was.
+            assertFalse(lease.acquire("other", at(-4), TTL), "4 s of jitter is not skew");
+            assertFalse(lease.current().fromTheFuture(at(-4), TTL));
+        }
+    }
+
+    @Test
+    void aCallerMayTakeALeaseItJudgesAbandonedButOnlyTheOneItJudged() throws Exception {
+        try (Database database = Database.open(dir.resolve("queue.db"))) {
+            LeaseStore lease = new LeaseStore(database);
+            assertTrue(lease.acquire("dead", at(0), TTL));
+            assertFalse(lease.acquire("next", at(1), TTL), "unexpired");
+            boolean next = database.write("take over", conn -> lease.acquire(conn, "next", at(1), TTL,
+                    current -> current.holder().equals("dead")));
+            assertTrue(next, "its holder is provably dead");
+            boolean third = database.write("take over", conn -> lease.acquire(conn, "third", at(2), TTL,
+                    current -> current.holder().equals("dead")));
+            assertFalse(third, "the judgement was about the dead holder only");
+            assertEquals("next", lease.current().holder());
+        }
+    }
+
     private static boolean contend(Path file, CyclicBarrier start, String holder, Instant now) throws Exception {
         try (Database database = Database.open(file)) {
             LeaseStore lease = new LeaseStore(database);

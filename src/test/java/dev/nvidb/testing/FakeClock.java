@@ -31,6 +31,14 @@ public final class FakeClock extends Clock {
         now = now.plus(by);
     }
 
+    /**
+     * Moves the clock by any amount, backwards too, as a wall clock stepped by NTP or by hand
+     * does (for tests of clock skew; everything else moves forward with {@link #advance}).
+     */
+    public synchronized void jump(Duration by) {
+        now = now.plus(by);
+    }
+
     public void advanceSeconds(long seconds) {
         advance(Duration.ofSeconds(seconds));
     }
