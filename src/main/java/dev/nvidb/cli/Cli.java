@@ -28,8 +28,9 @@ public final class Cli {
      * interrupted exits 130 however it ended (a lower layer may have turned the interrupt into
      * a failure of its own, or into data, after restoring the thread's flag).
      */
-    public static int run(Context context, String... args) {
-        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), args));
+    public static int run(Context context, String... given) {
+        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), given));
+        String[] args = sharedOptionsAfterCommand(commandLine, given);
         int code = commandLine.execute(args);
         int interrupted = ExitCodes.of(ExitCodes.Outcome.INTERRUPTED);
         if (code != interrupted && Thread.currentThread().isInterrupted()) {
@@ -37,6 +38,41 @@ public final class Cli {
             return interrupted;
         }
         return code;
+    }
+
+    /** Options every command takes that may also be given before or between the command words. */
+    private static final List<String> SHARED_OPTIONS = List.of("--json", "--verbose");
+
+    /**
+     * {@code args} with {@code --json} and {@code --verbose} given before or between the command
+     * words ({@code nvidb --json job ls}, {@code nvidb job --json ls}) moved after them, where the
+     * command declares them, so they mean the same wherever they are typed. Nothing after the
+     * command words moves, nor anything after {@code --}.
+     */
+    static String[] sharedOptionsAfterCommand(CommandLine root, String[] args) {
+        List<String> moved = new java.util.ArrayList<>();
+        List<String> words = new java.util.ArrayList<>();
+        CommandLine command = root;
+        int at = 0;
+        for (; at < args.length; at++) {
+            String arg = args[at];
+            if (SHARED_OPTIONS.contains(arg)) {
+                moved.add(arg);
+            } else if (command.getSubcommands().containsKey(arg)) {
+                command = command.getSubcommands().get(arg);
+                words.add(arg);
+            } else {
+                break;
+            }
+        }
+        CommandLine leaf = command;
+        if (moved.isEmpty() || words.isEmpty() || !moved.stream().allMatch(option -> leaf.getCommandSpec().findOption(option) != null)) {
+            return args;
+        }
+        List<String> result = new java.util.ArrayList<>(words);
+        result.addAll(moved);
+        result.addAll(Arrays.asList(args).subList(at, args.length));
+        return result.toArray(String[]::new);
     }
 
     /** The whole configured command tree, for tests that inspect the parser (the skill test). */
