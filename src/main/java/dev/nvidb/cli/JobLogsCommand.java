@@ -33,15 +33,15 @@ final class JobLogsCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "ID")
     String id;
-    @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "Start with the last N lines (default 50).")
+    @Option(names = {"-n", "--lines"}, paramLabel = "N", converter = NumberOption.Count.class, description = "Start with the last N lines (default 50).")
     int lines = 50;
     @Option(names = "--stderr", description = "Read stderr instead of stdout.")
     boolean stderr;
     @Option(names = {"-f", "--follow"}, description = "Keep printing new output until the job ends.")
     boolean follow;
-    @Option(names = "--interval", paramLabel = "SEC", description = "Seconds between reads when following (default 1).")
+    @Option(names = "--interval", paramLabel = "SEC", converter = NumberOption.Interval.class, description = "Seconds between reads when following (default 1).")
     double interval = 1;
-    @Option(names = "--offset", paramLabel = "BYTES",
+    @Option(names = "--offset", paramLabel = "BYTES", converter = NumberOption.Position.class,
             description = "Start at this byte offset (a previous --json answer's next_offset) instead of the last lines.")
     Long offset;
 

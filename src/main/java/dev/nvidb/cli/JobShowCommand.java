@@ -27,7 +27,7 @@ final class JobShowCommand implements Callable<Integer> {
     @Parameters(paramLabel = "ID", description = "The job.")
     String id;
 
-    @Option(names = "--logs", paramLabel = "N", description = "Also print the last N lines of stdout.")
+    @Option(names = "--logs", paramLabel = "N", converter = NumberOption.Count.class, description = "Also print the last N lines of stdout.")
     Integer logs;
 
     JobShowCommand(Context context) {

@@ -51,9 +51,9 @@ final class JobSubmitCommand implements Callable<Integer> {
     List<Long> after = new ArrayList<>();
     @Option(names = "--after-any", split = ",", paramLabel = "ID", description = "Run after these jobs ended, however.")
     List<Long> afterAny = new ArrayList<>();
-    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this long and mark it timeout.")
+    @Option(names = "--timeout", paramLabel = "SECONDS", converter = NumberOption.Timeout.class, description = "Kill the job after this long and mark it timeout.")
     Long timeout;
-    @Option(names = "--retries", paramLabel = "N", description = "Start again up to N times if its process vanishes.")
+    @Option(names = "--retries", paramLabel = "N", converter = NumberOption.Count.class, description = "Start again up to N times if its process vanishes.")
     int retries;
     @Option(names = "--tag", description = "A label (repeatable).")
     List<String> tags = new ArrayList<>();
@@ -63,7 +63,7 @@ final class JobSubmitCommand implements Callable<Integer> {
     String script;
     @Option(names = "--wait", description = "Block until the job ends (exit 0 completed, 1 failed, 2 timed out waiting).")
     boolean waitForEnd;
-    @Option(names = "--wait-timeout", paramLabel = "SECONDS", description = "Give up waiting after this long.")
+    @Option(names = "--wait-timeout", paramLabel = "SECONDS", converter = NumberOption.Timeout.class, description = "Give up waiting after this long.")
     Long waitTimeout;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command, after --, or one quoted string.")

@@ -23,7 +23,7 @@ final class QueueTickCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
-    @Option(names = "--watch", paramLabel = "SEC", description = "Tick every SEC seconds until interrupted.")
+    @Option(names = "--watch", paramLabel = "SEC", converter = NumberOption.Interval.class, description = "Tick every SEC seconds until interrupted.")
     Double watch;
 
     /** How long the background submit ticker waits for the next submit before it exits. */
