@@ -34,7 +34,7 @@ final class AddCommand implements Callable<Integer> {
 
     @Option(names = "--hostname", description = "Host name, address or ~/.ssh/config alias.")
     String hostname;
-    @Option(names = "--port", converter = NumberOption.Port.class, description = "SSH port (default: from ~/.ssh/config, else 22).")
+    @Option(names = "--port", description = "SSH port (default: from ~/.ssh/config, else 22).")
     Integer port;
     @Option(names = "--username", description = "Login name (default: from ~/.ssh/config, else yours).")
     String username;

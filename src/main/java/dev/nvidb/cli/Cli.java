@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.output.Json;
@@ -118,9 +119,9 @@ public final class Cli {
 
     /** Prints one failure: a line and an optional hint on stderr, plus the envelope on stdout for --json. */
     static void report(Context context, boolean json, String type, String message, String hint) {
-        context.err().println("nvidb: " + message);
+        context.err().println("nvidb: " + Printable.lines(message));
         if (hint != null) {
-            context.err().println("  hint: " + hint);
+            context.err().println("  hint: " + Printable.lines(hint));
         }
         if (json) {
             context.out().println(Json.write(JsonError.of(type, message, hint)));

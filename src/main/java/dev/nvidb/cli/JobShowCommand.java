@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JobDetailText;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJobs;
@@ -50,7 +51,8 @@ final class JobShowCommand implements Callable<Integer> {
                         view.jobDir(), Instant.now()));
                 if (tail != null) {
                     context.out().println("--- last " + logs + " lines of stdout ---");
-                    context.out().print(tail.endsWith("\n") || tail.isEmpty() ? tail : tail + "\n");
+                    String shown = Printable.lines(tail);
+                    context.out().print(shown.endsWith("\n") || shown.isEmpty() ? shown : shown + "\n");
                 }
             }
             return ExitCodes.ok();

@@ -63,7 +63,7 @@ final class JobSubmitCommand implements Callable<Integer> {
     String script;
     @Option(names = "--wait", description = "Block until the job ends (exit 0 completed, 1 failed, 2 timed out waiting).")
     boolean waitForEnd;
-    @Option(names = "--wait-timeout", paramLabel = "SECONDS", converter = NumberOption.Timeout.class, description = "Give up waiting after this long.")
+    @Option(names = "--wait-timeout", paramLabel = "SECONDS", converter = NumberOption.WaitTimeout.class, description = "Give up waiting after this long.")
     Long waitTimeout;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command, after --, or one quoted string.")

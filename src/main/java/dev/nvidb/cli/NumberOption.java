@@ -101,6 +101,29 @@ abstract class NumberOption<T> implements ITypeConverter<T> {
         }
     }
 
+    /** Whole seconds a wait may last ({@code job wait --timeout}, {@code --wait-timeout}): 0 (look once) to 10 years. */
+    static final class WaitTimeout extends NumberOption<Long> {
+        WaitTimeout() {
+            super("a whole number of seconds");
+        }
+
+        boolean whole() {
+            return true;
+        }
+
+        double min() {
+            return 0;
+        }
+
+        double max() {
+            return 315_360_000;
+        }
+
+        Long of(String text, double value) {
+            return Long.parseLong(text);
+        }
+    }
+
     /** How many lines, jobs or retries ({@code -n}, {@code --logs}, {@code --recent}): 0 to a million. */
     static final class Count extends NumberOption<Integer> {
         Count() {
@@ -167,29 +190,6 @@ abstract class NumberOption<T> implements ITypeConverter<T> {
 
         Long of(String text, double value) {
             return Long.parseLong(text);
-        }
-    }
-
-    /** A TCP port ({@code add --port}). */
-    static final class Port extends NumberOption<Integer> {
-        Port() {
-            super("a port number");
-        }
-
-        boolean whole() {
-            return true;
-        }
-
-        double min() {
-            return 1;
-        }
-
-        double max() {
-            return 65_535;
-        }
-
-        Integer of(String text, double value) {
-            return Integer.parseInt(text);
         }
     }
 }

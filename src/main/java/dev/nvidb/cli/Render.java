@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJob;
 import dev.nvidb.output.JsonJobs;
@@ -26,11 +27,12 @@ final class Render {
         }
         context.out().println(view.id());
         String where = switch (view.job().state()) {
-            case PENDING -> "pending: " + view.pendingReason();
-            case RUNNING -> "running on " + view.job().assignment().node();
-            default -> view.job().state().key() + (view.job().lastError() == null ? "" : ": " + view.job().lastError());
+            case PENDING -> "pending: " + Printable.of(view.pendingReason());
+            case RUNNING -> "running on " + Printable.of(view.job().assignment().node());
+            default -> view.job().state().key() + (view.job().lastError() == null ? "" : ": "
+                    + Printable.of(view.job().lastError()));
         };
-        context.err().println("submitted job " + view.id() + " (" + view.job().spec().name() + "), " + where);
+        context.err().println("submitted job " + view.id() + " (" + Printable.of(view.job().spec().name()) + "), " + where);
     }
 
     static void list(Context context, boolean json, List<JobView> views) {

@@ -44,9 +44,10 @@ class NumericOptionsTest {
         String[] seconds = {"-1", "0", "NaN", "Infinity", "-Infinity", "1e300", "1e-300", "soon", ""};
         add(cases, "queue tick --no-tick --watch V", "--watch", seconds);
         add(cases, "job logs 1 --no-tick --interval V", "--interval", seconds);
-        add(cases, "job wait 1 --no-tick --timeout V", "--timeout", seconds);
+        String[] waits = {"-1", "NaN", "Infinity", "1e300", "0.5", "soon", ""};
+        add(cases, "job wait 1 --no-tick --timeout V", "--timeout", waits);
         add(cases, "job submit --no-tick --timeout V -- x", "--timeout", seconds);
-        add(cases, "job submit --no-tick --wait --wait-timeout V -- x", "--wait-timeout", seconds);
+        add(cases, "job submit --no-tick --wait --wait-timeout V -- x", "--wait-timeout", waits);
         String[] counts = {"-1", "NaN", "1e300", "99999999999", "x"};
         add(cases, "job logs 1 --no-tick -n V", "--lines", counts);
         add(cases, "job logs 1 --no-tick --offset V", "--offset", new String[] {"-1", "NaN", "1e300"});
