@@ -7,6 +7,7 @@ import dev.nvidb.output.JsonJobs;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,6 +44,7 @@ final class JobShowCommand implements Callable<Integer> {
             queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
             JobView view = queue.reading().getJob(jobId);
+            Render.damaged(context, List.of(view));
             String tail = logs == null ? null : queue.logs().tail(view, false, logs);
             if (options.json) {
                 context.out().println(Json.write(JsonJobs.one(Render.json(view), tail)));

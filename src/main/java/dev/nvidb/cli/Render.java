@@ -36,6 +36,7 @@ final class Render {
     }
 
     static void list(Context context, boolean json, List<JobView> views) {
+        damaged(context, views);
         if (json) {
             context.out().println(Json.write(JsonJobs.many(views.stream().map(Render::json).toList())));
             return;
@@ -45,5 +46,16 @@ final class Render {
                 JobText.info(view.job(), view.pendingReason(), view.unverifiedSince(), now),
                 view.unverifiedSince() != null)).toList();
         context.out().print(JobText.table(rows, Terminal.width(context), Terminal.style(context, false)));
+    }
+
+    /** A warning on stderr for each job whose row could not be read whole; it is shown with what could. */
+    static void damaged(Context context, List<JobView> views) {
+        for (JobView view : views) {
+            if (view.damage() != null) {
+                context.err().println("nvidb: warning: job " + view.id() + " is damaged in queue.db: "
+                        + Printable.of(view.damage()) + "; shown without it");
+            }
+        }
+        context.err().flush();
     }
 }
