@@ -32,6 +32,13 @@ public final class Cli {
     public static int run(Context context, String... given) {
         CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), given));
         String[] args = sharedOptionsAfterCommand(commandLine, given);
+        String notText = notText(args);
+        if (notText != null) {
+            report(context, Arrays.asList(args).contains("--json"), "usage", notText,
+                    "nvidb keeps arguments exactly or refuses them: pass UTF-8 text in a UTF-8 locale"
+                    + " (bin/nvidb sets one), or put the bytes in a --script file");
+            return ExitCodes.of(ExitCodes.Outcome.USAGE);
+        }
         int code = commandLine.execute(args);
         int interrupted = ExitCodes.of(ExitCodes.Outcome.INTERRUPTED);
         if (code != interrupted && Thread.currentThread().isInterrupted()) {
@@ -39,6 +46,31 @@ public final class Cli {
             return interrupted;
         }
         return code;
+    }
+
+    /**
+     * What is wrong with the first argument that is not text, or null: the JVM turns a byte it
+     * cannot decode in the locale's charset into U+FFFD, so an argument holding one (or an
+     * unpaired surrogate) would otherwise be stored and run with its bytes silently replaced.
+     */
+    static String notText(String[] args) {
+        for (int index = 0; index < args.length; index++) {
+            String arg = args[index];
+            for (int at = 0; at < arg.length(); at++) {
+                char c = arg.charAt(at);
+                boolean pairedHigh = Character.isHighSurrogate(c) && at + 1 < arg.length()
+                        && Character.isLowSurrogate(arg.charAt(at + 1));
+                if (pairedHigh) {
+                    at++;
+                } else if (c == '\uFFFD' || Character.isSurrogate(c)) {
+                    String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
+                    return "argument " + (index + 1) + " ('" + Printable.of(arg.replace('\uFFFD', '?')) + "') is not valid "
+                            + (charset.equalsIgnoreCase("UTF-8") ? "UTF-8"
+                            : "UTF-8 here: this locale decodes arguments as " + charset);
+                }
+            }
+        }
+        return null;
     }
 
     /** Options every command takes that may also be given before or between the command words. */
