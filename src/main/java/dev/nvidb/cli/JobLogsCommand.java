@@ -63,6 +63,12 @@ final class JobLogsCommand implements Callable<Integer> {
                 throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
             }
             LogChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
+            if (chunk.cut()) {
+                context.err().println("nvidb: job " + jobId + ": showing only the last " + (LogFollowing.CHUNK >> 20)
+                        + " MiB of " + (stderr ? "stderr" : "stdout") + "; the last " + lines
+                        + " lines do not fit in it (read earlier bytes with --offset)");
+                context.err().flush();
+            }
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
