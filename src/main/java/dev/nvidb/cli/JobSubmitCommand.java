@@ -19,9 +19,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code nvidb job submit [options] -- COMMAND…}: queue a command to run when a GPU has room. */
-@Command(name = "submit", description = "Queue a command; it runs when a GPU has room for it.",
+@Command(name = "submit", description = {"Queue a command; it runs when a GPU has room for it.",
+        "",
+        "Several words after -- run exactly as given: each word is one argument, nothing in it is",
+        "special to the shell ('a; b' stays one argument). A single word after -- is a command line",
+        "run by the shell (bash -c on the node): -- \"a; b\" runs two commands, and",
+        "-- 'python train.py --lr 1e-3 > out.txt' runs with its redirection. Quote accordingly."},
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job submit -- python train.py --lr 3e-4",
+                "  nvidb job submit -- 'cd ~/proj && python train.py | tee log.txt'   one word: a shell line",
                 "  nvidb job submit --vram 20G --gpus 2 --name sweep-1 -- python train.py",
                 "  nvidb job submit --after 12 --node gpu-a -- ./eval.sh",
                 "  nvidb job submit --gpus 0 --wait -- make data        CPU only; exit as the job",
@@ -66,7 +72,7 @@ final class JobSubmitCommand implements Callable<Integer> {
     @Option(names = "--wait-timeout", paramLabel = "SECONDS", converter = NumberOption.WaitTimeout.class, description = "Give up waiting after this long.")
     Long waitTimeout;
 
-    @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command, after --, or one quoted string.")
+    @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command after --: several words run exactly as given; a single word is run by the shell.")
     List<String> command = new ArrayList<>();
 
     JobSubmitCommand(Context context) {
