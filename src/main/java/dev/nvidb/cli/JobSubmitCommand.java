@@ -21,10 +21,10 @@ import picocli.CommandLine.Parameters;
 /** {@code nvidb job submit [options] -- COMMAND…}: queue a command to run when a GPU has room. */
 @Command(name = "submit", description = {"Queue a command; it runs when a GPU has room for it.",
         "",
-        "Several words after -- run exactly as given: each word is one argument, nothing in it is",
-        "special to the shell ('a; b' stays one argument). A single word after -- is a command line",
-        "run by the shell (bash -c on the node): -- \"a; b\" runs two commands, and",
-        "-- 'python train.py --lr 1e-3 > out.txt' runs with its redirection. Quote accordingly."},
+        "Several words after -- run exactly as given: each word is one argument, nothing in it is"
+                + " special to the shell ('a; b' stays one argument). A single word after -- is a command line"
+                + " run by the shell (bash -c on the node): -- \"a; b\" runs two commands, and"
+                + " -- 'python train.py --lr 1e-3 > out.txt' runs with its redirection. Quote accordingly."},
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job submit -- python train.py --lr 3e-4",
                 "  nvidb job submit -- 'cd ~/proj && python train.py | tee log.txt'   one word: a shell line",
