@@ -823,7 +823,7 @@ def read_log(entry):
     if limit < 0 or (offset or 0) < 0 or lines < 0:
         raise BadEntry("bad request entry: offset, lines and max_bytes cannot be negative")
     report = {"id": entry.get("id"), "stream": stream, "status": "ok", "size": 0,
-              "offset": offset or 0, "next_offset": offset or 0, "data": "", "reason": None}
+              "offset": offset or 0, "next_offset": offset or 0, "data": "", "reason": None, "cut": False}
     try:
         f = os.fdopen(open_nofollow(os.path.join(directory, stream + ".log")), "rb")
     except (IOError, OSError) as e:
@@ -839,6 +839,10 @@ def read_log(entry):
             f.seek(start)
             data = last_lines(f.read(size - start), lines, start > 0)
             report["offset"], report["next_offset"] = size - len(data), size
+            # cut: the window of `limit` bytes did not hold the lines asked for whole (a line
+            # longer than the window, or fewer lines than asked before the window's start)
+            whole = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+            report["cut"] = start > 0 and (size - len(data) == start or whole < lines)
         else:
             f.seek(offset)
             data = f.read(limit)

@@ -67,7 +67,7 @@ final class JobReplyParser {
             long offset = log.path("offset").asLong(0);
             chunks.add(new LogChunk(log.path("id").asLong(), status, bytes, offset,
                     log.path("next_offset").asLong(offset + bytes.length),
-                    reason(log, status == LogChunk.Status.ERROR)));
+                    reason(log, status == LogChunk.Status.ERROR), log.path("cut").asBoolean(false)));
         }
         return chunks;
     }

@@ -11,8 +11,16 @@ import java.util.Objects;
  * @param offset     the file offset of the first byte
  * @param nextOffset the offset just after the last byte: where the next read starts
  * @param reason     why there are no bytes (missing file, bad entry, read error), or null
+ * @param cut        true when a last-lines read could not hold the lines asked for whole within
+ *                   {@link LogRead#LIMIT} bytes (a longer line, or fewer lines than asked): the
+ *                   bytes are the end of the file, and what came before them is not shown
  */
-public record LogChunk(long id, Status status, byte[] bytes, long offset, long nextOffset, String reason) {
+public record LogChunk(long id, Status status, byte[] bytes, long offset, long nextOffset, String reason,
+                       boolean cut) {
+
+    public LogChunk(long id, Status status, byte[] bytes, long offset, long nextOffset, String reason) {
+        this(id, status, bytes, offset, nextOffset, reason, false);
+    }
 
     /** The result of a log read. */
     public enum Status {

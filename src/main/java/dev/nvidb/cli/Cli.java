@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.output.Json;
@@ -28,8 +29,16 @@ public final class Cli {
      * interrupted exits 130 however it ended (a lower layer may have turned the interrupt into
      * a failure of its own, or into data, after restoring the thread's flag).
      */
-    public static int run(Context context, String... args) {
-        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), args));
+    public static int run(Context context, String... given) {
+        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), given));
+        String[] args = sharedOptionsAfterCommand(commandLine, given);
+        String notText = notText(args);
+        if (notText != null) {
+            report(context, Arrays.asList(args).contains("--json"), "usage", notText,
+                    "nvidb keeps arguments exactly or refuses them: pass UTF-8 text in a UTF-8 locale"
+                    + " (bin/nvidb sets one), or put the bytes in a --script file");
+            return ExitCodes.of(ExitCodes.Outcome.USAGE);
+        }
         int code = commandLine.execute(args);
         int interrupted = ExitCodes.of(ExitCodes.Outcome.INTERRUPTED);
         if (code != interrupted && Thread.currentThread().isInterrupted()) {
@@ -37,6 +46,66 @@ public final class Cli {
             return interrupted;
         }
         return code;
+    }
+
+    /**
+     * What is wrong with the first argument that is not text, or null: the JVM turns a byte it
+     * cannot decode in the locale's charset into U+FFFD, so an argument holding one (or an
+     * unpaired surrogate) would otherwise be stored and run with its bytes silently replaced.
+     */
+    static String notText(String[] args) {
+        for (int index = 0; index < args.length; index++) {
+            String arg = args[index];
+            for (int at = 0; at < arg.length(); at++) {
+                char c = arg.charAt(at);
+                boolean pairedHigh = Character.isHighSurrogate(c) && at + 1 < arg.length()
+                        && Character.isLowSurrogate(arg.charAt(at + 1));
+                if (pairedHigh) {
+                    at++;
+                } else if (c == '\uFFFD' || Character.isSurrogate(c)) {
+                    String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
+                    return "argument " + (index + 1) + " ('" + Printable.of(arg.replace('\uFFFD', '?')) + "') is not valid "
+                            + (charset.equalsIgnoreCase("UTF-8") ? "UTF-8"
+                            : "UTF-8 here: this locale decodes arguments as " + charset);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Options every command takes that may also be given before or between the command words. */
+    private static final List<String> SHARED_OPTIONS = List.of("--json", "--verbose");
+
+    /**
+     * {@code args} with {@code --json} and {@code --verbose} given before or between the command
+     * words ({@code nvidb --json job ls}, {@code nvidb job --json ls}) moved after them, where the
+     * command declares them, so they mean the same wherever they are typed. Nothing after the
+     * command words moves, nor anything after {@code --}.
+     */
+    static String[] sharedOptionsAfterCommand(CommandLine root, String[] args) {
+        List<String> moved = new java.util.ArrayList<>();
+        List<String> words = new java.util.ArrayList<>();
+        CommandLine command = root;
+        int at = 0;
+        for (; at < args.length; at++) {
+            String arg = args[at];
+            if (SHARED_OPTIONS.contains(arg)) {
+                moved.add(arg);
+            } else if (command.getSubcommands().containsKey(arg)) {
+                command = command.getSubcommands().get(arg);
+                words.add(arg);
+            } else {
+                break;
+            }
+        }
+        CommandLine leaf = command;
+        if (moved.isEmpty() || words.isEmpty() || !moved.stream().allMatch(option -> leaf.getCommandSpec().findOption(option) != null)) {
+            return args;
+        }
+        List<String> result = new java.util.ArrayList<>(words);
+        result.addAll(moved);
+        result.addAll(Arrays.asList(args).subList(at, args.length));
+        return result.toArray(String[]::new);
     }
 
     /** The whole configured command tree, for tests that inspect the parser (the skill test). */
@@ -82,9 +151,9 @@ public final class Cli {
 
     /** Prints one failure: a line and an optional hint on stderr, plus the envelope on stdout for --json. */
     static void report(Context context, boolean json, String type, String message, String hint) {
-        context.err().println("nvidb: " + message);
+        context.err().println("nvidb: " + Printable.lines(message));
         if (hint != null) {
-            context.err().println("  hint: " + hint);
+            context.err().println("  hint: " + Printable.lines(hint));
         }
         if (json) {
             context.out().println(Json.write(JsonError.of(type, message, hint)));

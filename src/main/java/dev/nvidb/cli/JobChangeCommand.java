@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.JobChange;
@@ -42,7 +43,7 @@ abstract class JobChangeCommand implements Callable<Integer> {
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, all, changes)));
             } else {
-                changes.forEach(change -> context.err().println(change.message()));
+                changes.forEach(change -> context.err().println(Printable.of(change.message())));
             }
             return ExitCodes.okOr(all, ExitCodes.Outcome.FAILED);
         }

@@ -33,15 +33,15 @@ final class JobLogsCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "ID")
     String id;
-    @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "Start with the last N lines (default 50).")
+    @Option(names = {"-n", "--lines"}, paramLabel = "N", converter = NumberOption.Count.class, description = "Start with the last N lines (default 50).")
     int lines = 50;
     @Option(names = "--stderr", description = "Read stderr instead of stdout.")
     boolean stderr;
     @Option(names = {"-f", "--follow"}, description = "Keep printing new output until the job ends.")
     boolean follow;
-    @Option(names = "--interval", paramLabel = "SEC", description = "Seconds between reads when following (default 1).")
+    @Option(names = "--interval", paramLabel = "SEC", converter = NumberOption.Interval.class, description = "Seconds between reads when following (default 1).")
     double interval = 1;
-    @Option(names = "--offset", paramLabel = "BYTES",
+    @Option(names = "--offset", paramLabel = "BYTES", converter = NumberOption.Position.class,
             description = "Start at this byte offset (a previous --json answer's next_offset) instead of the last lines.")
     Long offset;
 
@@ -63,6 +63,12 @@ final class JobLogsCommand implements Callable<Integer> {
                 throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
             }
             LogChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
+            if (chunk.cut()) {
+                context.err().println("nvidb: job " + jobId + ": showing only the last " + (LogFollowing.CHUNK >> 20)
+                        + " MiB of " + (stderr ? "stderr" : "stdout") + "; the last " + lines
+                        + " lines do not fit in it (read earlier bytes with --offset)");
+                context.err().flush();
+            }
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                         new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));

@@ -33,7 +33,7 @@ final class JobLsCommand implements Callable<Integer> {
     boolean active;
     @Option(names = "--node", description = "Only jobs placed on this node.")
     String node;
-    @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "Only the newest N jobs.")
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", converter = NumberOption.Count.class, description = "Only the newest N jobs.")
     Integer limit;
 
     JobLsCommand(Context context) {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -52,7 +53,7 @@ final class JobNoteCommand implements Callable<Integer> {
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Noted(Json.SCHEMA_VERSION, true, jobId, note)));
             } else if (edits == 0 && note != null) {
-                context.out().println(note);
+                context.out().println(Printable.lines(note));
             }
             return ExitCodes.ok();
         }

@@ -27,9 +27,9 @@ final class JobPriorityCommand implements Callable<Integer> {
     String id;
     @Parameters(index = "1", arity = "0..1", paramLabel = "N|+N|-N")
     String value;
-    @Option(names = "--up", paramLabel = "N", description = "Move a pending job N places earlier.")
+    @Option(names = "--up", paramLabel = "N", converter = NumberOption.PositiveCount.class, description = "Move a pending job N places earlier.")
     Integer up;
-    @Option(names = "--down", paramLabel = "N", description = "Move a pending job N places later.")
+    @Option(names = "--down", paramLabel = "N", converter = NumberOption.PositiveCount.class, description = "Move a pending job N places later.")
     Integer down;
 
     JobPriorityCommand(Context context) {

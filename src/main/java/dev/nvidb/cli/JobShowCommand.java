@@ -1,11 +1,13 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JobDetailText;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJobs;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +29,7 @@ final class JobShowCommand implements Callable<Integer> {
     @Parameters(paramLabel = "ID", description = "The job.")
     String id;
 
-    @Option(names = "--logs", paramLabel = "N", description = "Also print the last N lines of stdout.")
+    @Option(names = "--logs", paramLabel = "N", converter = NumberOption.Count.class, description = "Also print the last N lines of stdout.")
     Integer logs;
 
     JobShowCommand(Context context) {
@@ -42,6 +44,7 @@ final class JobShowCommand implements Callable<Integer> {
             queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
             JobView view = queue.reading().getJob(jobId);
+            Render.damaged(context, List.of(view));
             String tail = logs == null ? null : queue.logs().tail(view, false, logs);
             if (options.json) {
                 context.out().println(Json.write(JsonJobs.one(Render.json(view), tail)));
@@ -50,7 +53,8 @@ final class JobShowCommand implements Callable<Integer> {
                         view.jobDir(), Instant.now()));
                 if (tail != null) {
                     context.out().println("--- last " + logs + " lines of stdout ---");
-                    context.out().print(tail.endsWith("\n") || tail.isEmpty() ? tail : tail + "\n");
+                    String shown = Printable.lines(tail);
+                    context.out().print(shown.endsWith("\n") || shown.isEmpty() ? shown : shown + "\n");
                 }
             }
             return ExitCodes.ok();

@@ -19,9 +19,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code nvidb job submit [options] -- COMMAND…}: queue a command to run when a GPU has room. */
-@Command(name = "submit", description = "Queue a command; it runs when a GPU has room for it.",
+@Command(name = "submit", description = {"Queue a command; it runs when a GPU has room for it.",
+        "",
+        "Several words after -- run exactly as given: each word is one argument, nothing in it is"
+                + " special to the shell ('a; b' stays one argument). A single word after -- is a command line"
+                + " run by the shell (bash -c on the node): -- \"a; b\" runs two commands, and"
+                + " -- 'python train.py --lr 1e-3 > out.txt' runs with its redirection. Quote accordingly."},
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job submit -- python train.py --lr 3e-4",
+                "  nvidb job submit -- 'cd ~/proj && python train.py | tee log.txt'   one word: a shell line",
                 "  nvidb job submit --vram 20G --gpus 2 --name sweep-1 -- python train.py",
                 "  nvidb job submit --after 12 --node gpu-a -- ./eval.sh",
                 "  nvidb job submit --gpus 0 --wait -- make data        CPU only; exit as the job",
@@ -51,9 +57,9 @@ final class JobSubmitCommand implements Callable<Integer> {
     List<Long> after = new ArrayList<>();
     @Option(names = "--after-any", split = ",", paramLabel = "ID", description = "Run after these jobs ended, however.")
     List<Long> afterAny = new ArrayList<>();
-    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this long and mark it timeout.")
+    @Option(names = "--timeout", paramLabel = "SECONDS", converter = NumberOption.Timeout.class, description = "Kill the job after this long and mark it timeout.")
     Long timeout;
-    @Option(names = "--retries", paramLabel = "N", description = "Start again up to N times if its process vanishes.")
+    @Option(names = "--retries", paramLabel = "N", converter = NumberOption.Count.class, description = "Start again up to N times if its process vanishes.")
     int retries;
     @Option(names = "--tag", description = "A label (repeatable).")
     List<String> tags = new ArrayList<>();
@@ -63,10 +69,10 @@ final class JobSubmitCommand implements Callable<Integer> {
     String script;
     @Option(names = "--wait", description = "Block until the job ends (exit 0 completed, 1 failed, 2 timed out waiting).")
     boolean waitForEnd;
-    @Option(names = "--wait-timeout", paramLabel = "SECONDS", description = "Give up waiting after this long.")
+    @Option(names = "--wait-timeout", paramLabel = "SECONDS", converter = NumberOption.WaitTimeout.class, description = "Give up waiting after this long.")
     Long waitTimeout;
 
-    @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command, after --, or one quoted string.")
+    @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command after --: several words run exactly as given; a single word is run by the shell.")
     List<String> command = new ArrayList<>();
 
     JobSubmitCommand(Context context) {

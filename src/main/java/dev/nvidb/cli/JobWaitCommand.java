@@ -23,9 +23,9 @@ final class JobWaitCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "ID")
     List<String> ids;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Give up after this long (exit 2).")
+    @Option(names = "--timeout", paramLabel = "SECONDS", converter = NumberOption.WaitTimeout.class, description = "Give up after this long (exit 2).")
     Long timeout;
-    @Option(names = "--logs", paramLabel = "N", description = "Also give the last N lines of each job's stdout.")
+    @Option(names = "--logs", paramLabel = "N", converter = NumberOption.Count.class, description = "Also give the last N lines of each job's stdout.")
     int logs;
 
     JobWaitCommand(Context context) {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
@@ -104,11 +105,12 @@ final class JobWaiting {
                 String how = job.job().exitCode() != null ? " exit " + job.job().exitCode()
                         : job.job().lastError() != null && job.job().state().endedBadly() ? ": " + job.job().lastError()
                         : job.pendingReason() != null ? ": " + job.pendingReason() : "";
-                context.out().println(job.id() + " " + job.job().state().key() + how);
+                context.out().println(job.id() + " " + job.job().state().key() + Printable.of(how));
             }
             logs.forEach((id, text) -> {
                 context.out().println("--- job " + id + ": last " + logLines + " lines of stdout ---");
-                context.out().print(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
+                String shown = Printable.lines(text);
+                context.out().print(shown.isEmpty() || shown.endsWith("\n") ? shown : shown + "\n");
             });
             if (timedOut) {
                 context.err().println("nvidb: gave up waiting; the jobs above are still pending or running");

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.NvidbException;
@@ -48,7 +49,7 @@ final class LsCommand implements Callable<Integer> {
             } else if (servers.isEmpty()) {
                 context.err().println("no servers configured; add one with 'nvidb add' or 'nvidb import'");
             } else {
-                servers.forEach(server -> context.out().println(line(server)));
+                servers.forEach(server -> context.out().println(Printable.of(line(server))));
             }
             return ExitCodes.ok();
         }

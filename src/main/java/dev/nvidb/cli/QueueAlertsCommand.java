@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonQueue;
@@ -49,7 +50,7 @@ final class QueueAlertsCommand implements Callable<Integer> {
                     for (AlertView alert : open) {
                         if (alert.detail() != null) {
                             context.out().println("--- alert " + alert.id() + " ---");
-                            context.out().println(alert.detail().stripTrailing());
+                            context.out().println(Printable.lines(alert.detail().stripTrailing()));
                         }
                     }
                 }

@@ -20,11 +20,11 @@ final class QueueEventsCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
-    @Option(names = "--since", paramLabel = "ID", description = "Only events after this event id (default: all).")
+    @Option(names = "--since", paramLabel = "ID", converter = NumberOption.Position.class, description = "Only events after this event id (default: all).")
     long since;
     @Option(names = "--job", paramLabel = "ID", description = "Only events about this job.")
     String job;
-    @Option(names = {"-n", "--limit"}, paramLabel = "N", description = "At most N events (default 1000).")
+    @Option(names = {"-n", "--limit"}, paramLabel = "N", converter = NumberOption.PositiveCount.class, description = "At most N events (default 1000).")
     int limit = 1000;
 
     QueueEventsCommand(Context context) {

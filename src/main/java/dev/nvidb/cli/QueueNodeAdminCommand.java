@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.NodeAdmin;
@@ -41,7 +42,7 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.NodeChanged(Json.SCHEMA_VERSION, true, name, action(), changed)));
             } else {
-                context.err().println(name + ": " + action() + (changed ? "" : " (already)"));
+                context.err().println(Printable.of(name) + ": " + action() + (changed ? "" : " (already)"));
             }
             return ExitCodes.ok();
         }

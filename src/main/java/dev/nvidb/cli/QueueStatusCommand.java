@@ -27,7 +27,7 @@ final class QueueStatusCommand implements Callable<Integer> {
 
     @Option(names = "--procs", description = "List every GPU process, with its owner and job.")
     boolean procs;
-    @Option(names = "--recent", paramLabel = "N", description = "Also show the N most recently finished jobs (default 10).")
+    @Option(names = "--recent", paramLabel = "N", converter = NumberOption.Count.class, description = "Also show the N most recently finished jobs (default 10).")
     int recent = 10;
 
     QueueStatusCommand(Context context) {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -23,7 +24,7 @@ final class QueueTickCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
-    @Option(names = "--watch", paramLabel = "SEC", description = "Tick every SEC seconds until interrupted.")
+    @Option(names = "--watch", paramLabel = "SEC", converter = NumberOption.Interval.class, description = "Tick every SEC seconds until interrupted.")
     Double watch;
 
     /** How long the background submit ticker waits for the next submit before it exits. */
@@ -71,7 +72,7 @@ final class QueueTickCommand implements Callable<Integer> {
         } else {
             context.err().println("tick: " + report.answered().size() + " nodes answered, " + report.settled().size()
                     + " jobs settled, " + report.placed().size() + " placed, in " + report.duration().toMillis() + " ms");
-            report.failed().forEach(failure -> context.err().println("  not answering: " + failure));
+            report.failed().forEach(failure -> context.err().println("  not answering: " + Printable.of(failure)));
         }
         context.out().flush();
     }

@@ -6,7 +6,6 @@ import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,8 +33,11 @@ record YamlDocument(Path file, String displayName, Node root) {
         String display = home.display(file);
         String text;
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            Optional<byte[]> bytes = ConfigFileBytes.read(file, display);
+            if (bytes.isEmpty()) {
+                return new YamlDocument(file, display, null);
+            }
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.get())).toString();
         } catch (NoSuchFileException e) {
             return new YamlDocument(file, display, null);
         } catch (CharacterCodingException e) {

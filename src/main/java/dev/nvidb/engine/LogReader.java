@@ -47,7 +47,7 @@ public final class LogReader {
     public record Location(long id, String node, String jobDir) {
     }
 
-    /** The last {@code lines} lines of the job's stdout (or stderr). */
+    /** The last {@code lines} lines of the job's stdout (or stderr), at most {@link LogRead#LIMIT} bytes. */
     public String tail(Location job, boolean stderr, int lines) {
         return new String(lastLines(job, stderr, lines).bytes(), StandardCharsets.UTF_8);
     }
@@ -66,8 +66,12 @@ public final class LogReader {
         return fetch(job, LogRead.from(job.id(), dir(job), stderr, offset, Math.max(0, max)));
     }
 
-    /** Bytes of output and the offset to read from next. */
-    public record Chunk(byte[] bytes, long nextOffset) {
+    /**
+     * Bytes of output and the offset to read from next; {@code cut} when a last-lines read
+     * showed only the end of lines longer than {@link LogRead#LIMIT} bytes (or fewer lines than
+     * asked): it never reads more than that.
+     */
+    public record Chunk(byte[] bytes, long nextOffset, boolean cut) {
     }
 
     private Chunk fetch(Location job, LogRead read) {
@@ -84,8 +88,8 @@ public final class LogReader {
         LogChunk chunk = answer.reply().findLog(job.id()).orElseThrow(() -> new NodeException(
                 node.name() + ": the node agent did not answer the log read of job " + job.id()));
         return switch (chunk.status()) {
-            case OK -> new Chunk(chunk.bytes(), chunk.nextOffset());
-            case MISSING -> new Chunk(new byte[0], read.offset() == null ? 0 : read.offset());
+            case OK -> new Chunk(chunk.bytes(), chunk.nextOffset(), chunk.cut());
+            case MISSING -> new Chunk(new byte[0], read.offset() == null ? 0 : read.offset(), false);
             case ERROR -> throw new NodeException("cannot read the output of job " + job.id() + " on " + node.name()
                     + ": " + chunk.reason());
         };

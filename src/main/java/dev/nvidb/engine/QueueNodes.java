@@ -91,9 +91,13 @@ public final class QueueNodes {
 
     /**
      * The node a user meant by {@code typed}: an exact name, else the only name it starts.
-     * Anything else is a usage error listing the nodes.
+     * Anything else is a usage error listing the nodes; an empty or blank name (a prefix of
+     * every name) is refused rather than taken to mean the only node.
      */
     public String resolve(String typed) {
+        if (typed == null || typed.isBlank()) {
+            throw new UsageException("a node name cannot be empty or blank", "queue nodes: " + String.join(", ", names));
+        }
         if (names.contains(typed)) {
             return typed;
         }

@@ -28,6 +28,6 @@ public final class EventText {
             line.append("  ").append(detail.entrySet().stream().filter(entry -> entry.getValue() != null)
                     .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" ")));
         }
-        return line.toString();
+        return Printable.of(line.toString());
     }
 }

@@ -67,7 +67,7 @@ public final class JobDetailText {
 
     private static void add(List<String[]> lines, String label, String value) {
         if (value != null && !value.isBlank()) {
-            lines.add(new String[] {label, value.replace("\n", "\n           ")});
+            lines.add(new String[] {label, Printable.lines(value.stripTrailing()).replace("\n", "\n           ")});
         }
     }
 }

@@ -33,13 +33,13 @@ public final class JobText {
         StringBuilder out = new StringBuilder(HEADER).append('\n');
         for (Row row : rows) {
             Job job = row.job();
-            String node = job.assignment() == null ? (job.spec().node() == null ? "-" : "(" + job.spec().node() + ")")
-                    : job.assignment().node();
+            String node = Printable.of(job.assignment() == null
+                    ? (job.spec().node() == null ? "-" : "(" + job.spec().node() + ")") : job.assignment().node());
             String gpus = String.valueOf(job.spec().gpus());
             String line = String.format(Locale.ROOT, "%5d %-12s %-9s %-9s %4s %6s %3d  %s", job.id(),
-                    Units.fit(job.spec().name(), 12), state(row), Units.fit(node, 9), Units.fit(gpus, 4),
+                    Units.fit(Printable.of(job.spec().name()), 12), state(row), Units.fit(node, 9), Units.fit(gpus, 4),
                     job.spec().vramMb() == 0 ? "-" : Units.mebibytes(job.spec().vramMb()), job.priority(),
-                    row.info() == null ? "" : row.info());
+                    row.info() == null ? "" : Printable.of(row.info()));
             out.append(style.stateAt(Units.fit(line, width), STATE_FROM, STATE_TO, state(row))).append('\n');
         }
         return out.toString();

@@ -42,23 +42,26 @@ public final class MonitorText {
     private static void node(StringBuilder out, ProbeResult result, int width, int nameWidth, TextStyle style) {
         NodeSnapshot snapshot = result.snapshot();
         if (snapshot == null) {
-            out.append(result.node()).append("  ").append(style.bad("DOWN")).append("  ").append(withoutNodeName(result))
+            out.append(Printable.of(result.node())).append("  ").append(style.bad("DOWN")).append("  ")
+                    .append(Printable.of(withoutNodeName(result)))
                     .append('\n');
             return;
         }
         if (result.degraded()) {
-            out.append(result.node()).append("  ").append(style.warn("NO GPU")).append("  ").append(snapshot.error())
+            out.append(Printable.of(result.node())).append("  ").append(style.warn("NO GPU")).append("  ")
+                    .append(Printable.of(snapshot.error()))
                     .append('\n');
             return;
         }
-        out.append(result.node()).append("  ").append(style.good("up")).append("  ").append(result.address());
+        out.append(Printable.of(result.node())).append("  ").append(style.good("up")).append("  ")
+                .append(Printable.of(result.address()));
         String host = snapshot.info().hostname();
         if (host != null && !host.equals(result.node())) {
-            out.append(" (").append(host).append(')');
+            out.append(" (").append(Printable.of(host)).append(')');
         }
         out.append("  ").append(snapshot.gpus().size()).append(snapshot.gpus().size() == 1 ? " GPU" : " GPUs");
         if (snapshot.driverVersion() != null) {
-            out.append("  driver ").append(snapshot.driverVersion());
+            out.append("  driver ").append(Printable.of(snapshot.driverVersion()));
         }
         List<Double> load = snapshot.info().load();
         if (load != null && !load.isEmpty()) {
@@ -69,7 +72,7 @@ public final class MonitorText {
         }
         out.append('\n');
         if (snapshot.error() != null) {
-            out.append("  ").append(style.warn("note:")).append(' ').append(snapshot.error()).append('\n');
+            out.append("  ").append(style.warn("note:")).append(' ').append(Printable.of(snapshot.error())).append('\n');
         }
         if (!snapshot.gpus().isEmpty()) {
             out.append(String.format(Locale.ROOT, "  %-3s %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s",
@@ -95,10 +98,10 @@ public final class MonitorText {
     }
 
     private static void gpu(StringBuilder out, GpuSnapshot gpu, int width, int nameWidth, TextStyle style) {
-        String name = Units.fit(gpu.name(), nameWidth);
+        String name = Units.fit(Printable.of(gpu.name()), nameWidth);
         if (gpu.error() != null) {
             out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %s %s%n", gpu.index(), name,
-                    style.bad("error:"), gpu.error()));
+                    style.bad("error:"), Printable.of(gpu.error())));
             return;
         }
         String memory = Units.mebibytes(gpu.memUsedMb()) + " / " + Units.mebibytes(gpu.memTotalMb());
@@ -109,8 +112,8 @@ public final class MonitorText {
         for (GpuProcess process : gpu.processes()) {
             String memoryHeld = process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb());
             String line = String.format(Locale.ROOT, "      %-8d %-10s %7s  %s", process.pid(),
-                    Units.fit(process.user() == null ? "?" : process.user(), 10), memoryHeld,
-                    process.command() != null ? process.command() : process.name() != null ? process.name() : "?");
+                    Units.fit(process.user() == null ? "?" : Printable.of(process.user()), 10), memoryHeld,
+                    Printable.of(process.command() != null ? process.command() : process.name() != null ? process.name() : "?"));
             out.append(Units.fit(line, Math.max(width, 40))).append('\n');
         }
     }

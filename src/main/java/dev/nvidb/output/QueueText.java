@@ -55,8 +55,8 @@ public final class QueueText {
     public static String alerts(List<AlertView> alerts, int width, TextStyle style) {
         StringBuilder out = new StringBuilder();
         for (AlertView alert : alerts) {
-            out.append(style.warn(Units.fit(String.format(Locale.ROOT, "! %d %s %s", alert.id(), alert.kind(),
-                    alert.message()), width))).append('\n');
+            out.append(style.warn(Units.fit(Printable.of(String.format(Locale.ROOT, "! %d %s %s", alert.id(),
+                    alert.kind(), alert.message())), width))).append('\n');
         }
         return out.toString();
     }
@@ -80,17 +80,18 @@ public final class QueueText {
     }
 
     private static void node(StringBuilder out, NodeView node, boolean processes, Instant now, Layout layout) {
-        String status = "up".equals(node.status()) ? layout.style().good(node.status()) : layout.style().bad(node.status());
-        out.append(node.name()).append(" [").append(node.drained() ? status + ", drained" : status)
+        String status = "up".equals(node.status()) ? layout.style().good(node.status())
+                : layout.style().bad(Printable.of(node.status()));
+        out.append(Printable.of(node.name())).append(" [").append(node.drained() ? status + ", drained" : status)
                 .append(node.ignored() ? ", ignored" : "").append(']');
         String host = node.snapshot() == null ? null : node.snapshot().info().hostname();
         if (host != null && !host.equals(node.name())) {
-            out.append(' ').append(host);
+            out.append(' ').append(Printable.of(host));
         }
         out.append(node.lastSeenAt() == null ? "  never seen" : "  seen " + JobText.ago(node.lastSeenAt(), now) + " ago");
         out.append("  ").append(node.runningJobs()).append(node.runningJobs() == 1 ? " job" : " jobs").append('\n');
         if (node.lastError() != null && !"up".equals(node.status())) {
-            out.append("  ").append(node.lastError()).append('\n');
+            out.append("  ").append(Printable.of(node.lastError())).append('\n');
         }
         if (!node.gpus().isEmpty()) {
             out.append(String.format(Locale.ROOT, "  %-4s %-" + layout.model() + "s %4s %11s %10s %6s %6s %4s %6s",
@@ -102,10 +103,10 @@ public final class QueueText {
                 for (GpuProcess process : gpu.gpu().processes()) {
                     Long job = gpu.jobOfPid().get(process.pid());
                     out.append(Units.fit(String.format(Locale.ROOT, "       pid %-8d %-10s %7s  %s%s", process.pid(),
-                            process.user() == null ? "?" : Units.fit(process.user(), 10),
+                            process.user() == null ? "?" : Units.fit(Printable.of(process.user()), 10),
                             process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb()),
                             job == null ? "" : "job " + job + "  ",
-                            process.command() != null ? process.command() : process.name()), layout.width()))
+                            Printable.of(process.command() != null ? process.command() : process.name())), layout.width()))
                             .append('\n');
                 }
             }
@@ -114,10 +115,10 @@ public final class QueueText {
 
     private static void gpu(StringBuilder out, GpuView view, int modelWidth) {
         GpuSnapshot gpu = view.gpu();
-        String model = Units.fit(gpu.name(), modelWidth);
+        String model = Units.fit(Printable.of(gpu.name()), modelWidth);
         if (view.budget() == null) {
             out.append(String.format(Locale.ROOT, "  %-4s %-" + modelWidth + "s %s%n", "GPU" + gpu.index(), model,
-                    gpu.error() == null ? "state unknown: not a placement target" : "error: " + gpu.error()));
+                    gpu.error() == null ? "state unknown: not a placement target" : "error: " + Printable.of(gpu.error())));
             return;
         }
         GpuBudget budget = view.budget();

@@ -28,7 +28,7 @@ public final class WaitText {
     public static List<String> lines(List<JobView> jobs, int width, Instant now) {
         List<String> lines = new ArrayList<>();
         for (JobView view : jobs) {
-            lines.add(Units.fit(line(view, now), Math.max(1, width - 1)));
+            lines.add(Units.fit(Printable.of(line(view, now)), Math.max(1, width - 1)));
         }
         return lines;
     }

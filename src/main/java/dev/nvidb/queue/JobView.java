@@ -11,8 +11,13 @@ import java.time.Instant;
  * @param pendingReason   why a pending job is not running yet (null for other states)
  * @param unverifiedSince when its node stopped answering while it ran, or null
  * @param jobDir          the current attempt's directory on the node ({@code ~} is the node's home), or null
+ * @param damage          what of the job's row in queue.db could not be read (it is shown without it), or null
  */
-public record JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir) {
+public record JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir, String damage) {
+
+    public JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir) {
+        this(job, pendingReason, unverifiedSince, jobDir, null);
+    }
 
     public long id() {
         return job.id();

@@ -84,6 +84,6 @@ public final class LogFollowing {
     }
 
     private static LogChunk chunk(LogReader.Chunk chunk) {
-        return new LogChunk(chunk.bytes(), chunk.nextOffset());
+        return new LogChunk(chunk.bytes(), chunk.nextOffset(), chunk.cut());
     }
 }

@@ -41,7 +41,7 @@ public final class StatusReading {
 
     StatusReading(QueueEngine engine) {
         this.engine = engine;
-        this.jobs = new JobStore(engine.database());
+        this.jobs = JobStore.tolerant(engine.database());
     }
 
     /** The job, or a usage error saying there is no such job. */
@@ -66,7 +66,7 @@ public final class StatusReading {
         Job job = stored.job();
         String reason = job.state() == JobState.PENDING
                 ? pending.getOrDefault(job.id(), "waiting for the next scheduler pass") : null;
-        return new JobView(job, reason, stored.unverifiedSince(), stored.jobDir());
+        return new JobView(job, reason, stored.unverifiedSince(), stored.jobDir(), stored.damage());
     }
 
     /**

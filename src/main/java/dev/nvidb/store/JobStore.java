@@ -21,8 +21,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The {@code jobs} table and its dependencies: submitting, reading and purging. State changes
@@ -70,10 +72,26 @@ public final class JobStore {
 
     private final Database database;
     private final EventStore events;
+    private final boolean tolerant;
 
     public JobStore(Database database) {
+        this(database, false);
+    }
+
+    private JobStore(Database database, boolean tolerant) {
         this.database = database;
         this.events = new EventStore(database);
+        this.tolerant = tolerant;
+    }
+
+    /**
+     * A store for showing jobs: a row with a JSON column that does not parse (queue.db changed
+     * outside nvidb) reads back with that column empty and {@link StoredJob#damage} saying what
+     * is wrong, instead of failing the whole read. The engine reads strictly: such a row is a
+     * {@link StoreException} naming the job and the column, never run with a guessed value.
+     */
+    public static JobStore tolerant(Database database) {
+        return new JobStore(database, true);
     }
 
     /**
@@ -110,7 +128,7 @@ public final class JobStore {
 
     public Optional<StoredJob> findJob(Connection connection, long id) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(FIND)) {
-            List<StoredJob> jobs = withDependencies(connection, Columns.bind(statement, id));
+            List<StoredJob> jobs = withDependencies(connection, Columns.bind(statement, id), tolerant);
             return jobs.stream().findFirst();
         }
     }
@@ -139,7 +157,7 @@ public final class JobStore {
             } else {
                 Columns.bind(statement, filter.node(), filter.node(), limit);
             }
-            List<StoredJob> jobs = withDependencies(connection, statement);
+            List<StoredJob> jobs = withDependencies(connection, statement, tolerant);
             Collections.reverse(jobs);
             return jobs;
         }
@@ -187,11 +205,12 @@ public final class JobStore {
         return database.write("purge jobs", conn -> purge(conn, states, now));
     }
 
-    private static List<StoredJob> withDependencies(Connection connection, PreparedStatement query) throws SQLException {
+    private static List<StoredJob> withDependencies(Connection connection, PreparedStatement query, boolean tolerant)
+            throws SQLException {
         List<Row> rows = new ArrayList<>();
         try (ResultSet result = query.executeQuery()) {
             while (result.next()) {
-                rows.add(fromRow(result));
+                rows.add(fromRow(result, tolerant));
             }
         }
         if (rows.isEmpty()) {
@@ -226,39 +245,70 @@ public final class JobStore {
                     spec.workdir(), spec.environment(), dependencies, spec.timeoutSeconds(), spec.maxRetries(),
                     spec.tags(), spec.submitter());
             return new StoredJob(job.withSpec(full), partial.jobDir(), partial.process(), partial.unverifiedSince(),
-                    partial.measuredMb(), partial.launchFailures());
+                    partial.measuredMb(), partial.launchFailures(), partial.damage());
         }
     }
 
-    private static Row fromRow(ResultSet rows) throws SQLException {
+    private static Row fromRow(ResultSet rows, boolean tolerant) throws SQLException {
         long id = rows.getLong("id");
+        List<String> damage = new ArrayList<>();
         JobSpec spec = new JobSpec(rows.getString("name"), rows.getString("command"), rows.getInt("gpus"),
                 rows.getLong("vram_mb"), rows.getString("node_request"), rows.getString("workdir"),
-                JsonText.readStringMap(rows.getString("env")), List.of(), Columns.longOrNull(rows, "timeout_s"),
-                rows.getInt("max_retries"), JsonText.readStrings(rows.getString("tags")), rows.getString("submitter"));
+                json(rows, "env", JsonText::readStringMap, Map.of(), damage), List.of(),
+                Columns.longOrNull(rows, "timeout_s"), rows.getInt("max_retries"),
+                json(rows, "tags", JsonText::readStrings, List.of(), damage), rows.getString("submitter"));
+        JobStatus status;
+        try {
+            status = status(rows, damage);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw inconsistent(id, e);
+        }
+        if (!damage.isEmpty() && !tolerant) {
+            throw new StoreException("job " + id + " cannot be read from the queue database: "
+                    + String.join("; ", damage), "queue.db was changed outside nvidb; 'nvidb job show " + id
+                    + "' shows what can be read, 'nvidb job cancel " + id + "' stops it being scheduled");
+        }
         Job job;
         try {
-            job = new Job(id, spec, status(rows), rows.getInt("priority"), Columns.instant(rows, "created_at"),
+            job = new Job(id, spec, status, rows.getInt("priority"), Columns.instant(rows, "created_at"),
                     rows.getInt("attempt"), rows.getString("last_error"), rows.getString("note"),
                     rows.getString("progress"), rows.getString("result"));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new StoreException("job " + id + " in the queue database is inconsistent: " + e.getMessage(),
-                    "queue.db was changed outside nvidb or by a broken build", e);
+            throw inconsistent(id, e);
         }
         Long pid = Columns.longOrNull(rows, "pid");
         ProcessIdentity process = pid == null ? null : new ProcessIdentity(pid, rows.getLong("pgid"),
                 Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
         return new Row(id, new StoredJob(job, rows.getString("job_dir"), process,
                 Columns.instant(rows, "unverified_since"), Columns.longOrNull(rows, "measured_mb"),
-                rows.getInt("launch_failures")));
+                rows.getInt("launch_failures"), damage.isEmpty() ? null : String.join("; ", damage)));
+    }
+
+    private static StoreException inconsistent(long id, RuntimeException e) {
+        return new StoreException("job " + id + " in the queue database is inconsistent: " + e.getMessage(),
+                "queue.db was changed outside nvidb or by a broken build", e);
+    }
+
+    /** A JSON column read with {@code reader}; one that does not parse is {@code fallback}, noted in {@code damage}. */
+    private static <T> T json(ResultSet rows, String column, Function<String, T> reader, T fallback, List<String> damage)
+            throws SQLException {
+        String text = rows.getString(column);
+        try {
+            return reader.apply(text);
+        } catch (IllegalArgumentException e) {
+            damage.add(column + " holds bad JSON (" + Objects.requireNonNullElse(e.getMessage(), "null")
+                    .replace("bad JSON in queue.db: ", "") + ")");
+            return fallback;
+        }
     }
 
     /** The status the flat columns describe: each state reads only the columns that belong to it. */
-    private static JobStatus status(ResultSet rows) throws SQLException {
+    private static JobStatus status(ResultSet rows, List<String> damage) throws SQLException {
         JobState state = state(rows.getString("state"));
         String node = rows.getString("node");
         Assignment assignment = node == null ? null : new Assignment(node,
-                JsonText.readInts(rows.getString("gpu_ids")), JsonText.readStrings(rows.getString("gpu_uuids")),
+                json(rows, "gpu_ids", JsonText::readInts, List.of(), damage),
+                json(rows, "gpu_uuids", JsonText::readStrings, List.of(), damage),
                 rows.getInt("attempt"), rows.getString("launch_token"));
         Instant startedAt = Columns.instant(rows, "started_at");
         return switch (state) {

@@ -48,7 +48,8 @@ final class SqlErrors {
             return "check that you own queue.db and its folder (mode 0600 / 0700)";
         }
         if (name.startsWith("SQLITE_CORRUPT") || name.startsWith("SQLITE_NOTADB")) {
-            return "queue.db is damaged; restore it from ~/.nvidb/backups/";
+            return "queue.db is damaged: restore a copy you made, or move it aside to start an empty queue"
+                    + " (sqlite3's .recover may save its jobs)";
         }
         return null;
     }

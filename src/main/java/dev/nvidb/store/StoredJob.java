@@ -15,9 +15,16 @@ import java.util.Objects;
  * @param unverifiedSince when its node stopped answering while it ran, or null
  * @param measuredMb      the largest per-GPU memory use measured for this attempt, or null
  * @param launchFailures  launches that failed for sure in a row (a requeue, release or retry starts again)
+ * @param damage          what could not be read of the row (a JSON column that does not parse), read with
+ *                        {@link JobStore#tolerant}; null when the row read cleanly
  */
 public record StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
-                        int launchFailures) {
+                        int launchFailures, String damage) {
+
+    public StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
+                     int launchFailures) {
+        this(job, jobDir, process, unverifiedSince, measuredMb, launchFailures, null);
+    }
 
     public StoredJob {
         Objects.requireNonNull(job, "job");
