@@ -112,7 +112,20 @@ final class JobSubmitCommand implements Callable<Integer> {
             }
             Path file = wiring.home().expand(script);
             try {
-                return Files.readString(file);
+                byte[] bytes = Files.readAllBytes(file);
+                for (int i = 0; i < bytes.length; i++) {
+                    if (bytes[i] == 0) {
+                        throw new UsageException("--script " + script + " contains a NUL byte (at byte " + i
+                                + "); a shell script cannot", "give a text file; run a binary with -- ./program");
+                    }
+                }
+                return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new UsageException("--script " + script + " is not UTF-8 text",
+                        "convert it to UTF-8 (iconv -t UTF-8) and submit again");
             } catch (IOException e) {
                 throw new UsageException("cannot read --script " + script + ": " + describe(e),
                         "give the path of a local file whose contents should run on the node");
