@@ -61,6 +61,13 @@ public final class JobTransitions {
             RETURNING id
             """;
 
+    private static final String REQUEST_CANCEL = """
+            INSERT INTO cancel_requests (job_id, attempt, reason, requested_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (job_id) DO UPDATE SET attempt = excluded.attempt
+            """;
+    private static final String CANCELS_OWED = "SELECT job_id FROM cancel_requests ORDER BY job_id";
+    private static final String CANCEL_DONE = "DELETE FROM cancel_requests WHERE job_id = ?";
+
     private final Database database;
     private final JobStore jobs;
     private final EventStore events;
@@ -157,6 +164,41 @@ public final class JobTransitions {
 
     public boolean cancel(long jobId, Expected expected, String reason, Instant now) {
         return database.write("cancel job " + jobId, conn -> cancel(conn, jobId, expected, reason, now));
+    }
+
+    /**
+     * Records that a person cancelled running {@code jobId} while its node could not be asked
+     * whether the job already ended: the job stays running (its dependents keep waiting) until
+     * a probe reaches the node, which settles it by its exit file or cancels it
+     * ({@link #cancelsOwed}, {@link #cancelOwedDone}). False when the job is no longer that running attempt.
+     */
+    public boolean requestCancel(Connection connection, long jobId, Expected expected, String reason, Instant now)
+            throws SQLException {
+        Optional<StoredJob> job = jobs.findJob(connection, jobId);
+        if (expected.state() != JobState.RUNNING || job.isEmpty() || job.get().job().state() != JobState.RUNNING
+                || job.get().job().attempt() != expected.attempt()) {
+            return false;
+        }
+        Columns.update(connection, REQUEST_CANCEL, jobId, expected.attempt(), reason, now);
+        return true;
+    }
+
+    public boolean requestCancel(long jobId, Expected expected, String reason, Instant now) {
+        return database.write("cancel job " + jobId, conn -> requestCancel(conn, jobId, expected, reason, now));
+    }
+
+    /** The jobs owed a cancel (see {@link #requestCancel}), by id. */
+    public List<Long> cancelsOwed(Connection connection) throws SQLException {
+        return ids(connection, CANCELS_OWED);
+    }
+
+    public List<Long> cancelsOwed() {
+        return database.read("read cancels owed", this::cancelsOwed);
+    }
+
+    /** The owed cancel of {@code jobId} was carried out, or the job ended first. */
+    public boolean cancelOwedDone(Connection connection, long jobId) throws SQLException {
+        return Columns.update(connection, CANCEL_DONE, jobId) > 0;
     }
 
     /**
