@@ -5,6 +5,8 @@ import dev.nvidb.model.Assignment;
 import dev.nvidb.model.JobSpec;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -27,6 +29,10 @@ public final class RunScript {
     public static final int MAX_NAME_BYTES = 1024;
     /** PATH_MAX on Linux. */
     public static final int MAX_PATH_BYTES = 4096;
+
+    /** Variables bash sets itself or keeps read-only: never restored from a recorded environment. */
+    private static final Set<String> SHELL_OWNED = Set.of("_", "PWD", "OLDPWD", "SHLVL", "BASHOPTS", "SHELLOPTS",
+            "UID", "EUID", "PPID");
 
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9._][A-Za-z0-9._-]*");
@@ -68,6 +74,39 @@ public final class RunScript {
                 .append("  printf 'nvidb: cannot enter the working directory %s\\n' ").append(dir).append(" >&2\n")
                 .append("  exit ").append(EXIT_NO_WORKDIR).append("\nfi\n"));
         return script.append("exec bash -c ").append(ShellQuote.quote(spec.command())).append('\n').toString();
+    }
+
+    /**
+     * The script for a job placed on the local node, run with {@code environment}, the
+     * environment recorded when it was submitted (null: the one the node's agent has, as on a
+     * remote node). Right after the header, the script unsets every variable it inherited (the
+     * environment of whichever client's tick launched it) and exports the recorded ones; what
+     * {@link #render(long, JobSpec, Assignment)} exports follows and wins. Variables bash itself
+     * owns ({@code PWD}, {@code SHLVL}, read-only ones) and names that are not shell names
+     * (exported functions) are not restored.
+     */
+    public static String render(long jobId, JobSpec spec, Assignment assignment, Map<String, String> environment) {
+        String script = render(jobId, spec, assignment);
+        if (environment == null) {
+            return script;
+        }
+        int header = script.indexOf('\n', script.indexOf('\n') + 1) + 1; // the shebang and the comment line
+        return script.substring(0, header) + environmentBlock(environment) + script.substring(header);
+    }
+
+    /** Replaces the inherited environment with {@code environment} (names sorted). */
+    static String environmentBlock(Map<String, String> environment) {
+        StringBuilder block = new StringBuilder("# the submitter's environment, exactly: nothing inherited stays\n")
+                .append("for nvidb_name in $(compgen -e); do unset \"$nvidb_name\" 2>/dev/null; done; unset nvidb_name\n");
+        for (Map.Entry<String, String> variable : new TreeMap<>(environment).entrySet()) {
+            String name = variable.getKey();
+            if (!ENV_NAME.matcher(name).matches() || SHELL_OWNED.contains(name) || checkEnvName(name).isPresent()
+                    || checkText(name, variable.getValue()).isPresent()) {
+                continue;
+            }
+            block.append("export ").append(name).append('=').append(ShellQuote.quote(variable.getValue())).append('\n');
+        }
+        return block.toString();
     }
 
     /**

@@ -167,7 +167,8 @@ final class JobSubmitCommand implements Callable<Integer> {
         long vramMb = vram == null ? 0 : Sizes.mebibytes(vram, "--vram");
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         return new SubmitRequest(name, commandLine(wiring), gpus, vramMb, node, workdir, environment(), priority,
-                after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName());
+                after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
+                context.environment());
     }
 
     private String commandLine(Wiring wiring) {

@@ -21,6 +21,7 @@ import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.ProcessIdentity;
 import dev.nvidb.store.ReapStore;
 import dev.nvidb.store.StoredJob;
+import dev.nvidb.store.SubmitEnvironments;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import java.util.Map;
 /**
  * The second exec of a tick, per node that answered: start what the plan placed (and launches
  * that never happened), and kill what is owed a kill. Launches are idempotent on their token,
- * so a retried launch adopts the process instead of starting a second one. A node that fails
+ * so a retried launch adopts the process instead of starting a second one. A job on the local
+ * node runs with the environment recorded at its submit, not this client's. A node that fails
  * here leaves its placements running-without-process; the next probe tells what happened.
  */
 final class Launches {
@@ -49,6 +51,7 @@ final class Launches {
     private final ReapStore reaps;
     private final JobStore jobs;
     private final JobAnnotations annotations;
+    private final SubmitEnvironments environments;
 
     Launches(Database database, TickSettings settings, Alerts alerts, ProbeRound round, Clock clock) {
         this.database = database;
@@ -60,6 +63,7 @@ final class Launches {
         this.reaps = new ReapStore(database);
         this.jobs = new JobStore(database);
         this.annotations = new JobAnnotations(database);
+        this.environments = new SubmitEnvironments(database);
     }
 
     /** Launches and kills on every answering node; returns the ids of jobs now started. */
@@ -87,7 +91,8 @@ final class Launches {
                 try {
                     starts.add(new LaunchRequest(launch.job().id(), launch.assignment().attempt(),
                             launch.assignment().launchToken(), launch.dir(),
-                            RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment())));
+                            RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment(),
+                                    node.local() ? environments.find(launch.job().id()).orElse(null) : null)));
                     kept.add(launch);
                 } catch (RuntimeException e) {
                     // A row the submit would refuse (written by an older version or by hand): that job
