@@ -210,7 +210,11 @@ public final class JobTransitions {
         if (expected.state() == JobState.PENDING) {
             return false;
         }
-        return backToPending(connection, jobId, expected, reason, false, false, now);
+        if (!backToPending(connection, jobId, expected, reason, false, false, now)) {
+            return false;
+        }
+        cancelOwedDone(connection, jobId); // the later request wins over a cancel still owed
+        return true;
     }
 
     public boolean requeue(long jobId, Expected expected, String reason, Instant now) {
