@@ -81,7 +81,8 @@ final class JobSubmitCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        try (Wiring wiring = new Wiring(context); SubmitAnswer answer = new SubmitAnswer(context, options.json, waitForEnd)) {
+        SubmitAnswer answer = new SubmitAnswer(context, options.json, waitForEnd);
+        try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
             long id = answer.store(() -> queue.submitting().submit(request), queue.reading()::getJob);

@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
  * own code when it had already finished). A tick or ticker start that the signal cuts short is the next command's
  * to finish, as after a kill.
  */
-final class SubmitAnswer implements AutoCloseable {
+final class SubmitAnswer {
 
     /** Whether this process runs the hook (a real {@code nvidb} process, not a command run in-process). */
     private static volatile boolean installed;
@@ -147,10 +147,5 @@ final class SubmitAnswer implements AutoCloseable {
             print(null);
         }
         Runtime.getRuntime().halt(0);
-    }
-
-    /** Nothing to release: the process hook stays until exit, answering for this submit. */
-    @Override
-    public void close() {
     }
 }
