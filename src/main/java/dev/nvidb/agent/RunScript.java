@@ -83,7 +83,8 @@ public final class RunScript {
      * environment of whichever client's tick launched it) and exports the recorded ones; what
      * {@link #render(long, JobSpec, Assignment)} exports follows and wins. Variables bash itself
      * owns ({@code PWD}, {@code SHLVL}, read-only ones) and names that are not shell names
-     * (exported functions) are not restored.
+     * (exported functions) are not restored; a recorded environment without {@code PATH} keeps
+     * the node's {@code PATH}.
      */
     public static String render(long jobId, JobSpec spec, Assignment assignment, Map<String, String> environment) {
         String script = render(jobId, spec, assignment);
@@ -96,8 +97,12 @@ public final class RunScript {
 
     /** Replaces the inherited environment with {@code environment} (names sorted). */
     static String environmentBlock(Map<String, String> environment) {
+        // Without a PATH of its own (an in-process or "env -i" submitter) the job keeps the node's:
+        // bash would not even find bash.
+        String keep = environment.containsKey("PATH") ? "" : "[ \"$nvidb_name\" = PATH ] || ";
         StringBuilder block = new StringBuilder("# the submitter's environment, exactly: nothing inherited stays\n")
-                .append("for nvidb_name in $(compgen -e); do unset \"$nvidb_name\" 2>/dev/null; done; unset nvidb_name\n");
+                .append("for nvidb_name in $(compgen -e); do ").append(keep)
+                .append("unset \"$nvidb_name\" 2>/dev/null; done; unset nvidb_name\n");
         for (Map.Entry<String, String> variable : new TreeMap<>(environment).entrySet()) {
             String name = variable.getKey();
             if (!ENV_NAME.matcher(name).matches() || SHELL_OWNED.contains(name) || checkEnvName(name).isPresent()

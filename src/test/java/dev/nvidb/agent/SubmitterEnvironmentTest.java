@@ -65,4 +65,22 @@ class SubmitterEnvironmentTest {
         assertFalse(seen.containsKey("BASH_FUNC_f%%"));
         assertFalse("9".equals(seen.get("SHLVL")), "bash keeps its own level");
     }
+
+    @Test
+    void aRecordedEnvironmentWithoutPathKeepsTheNodesPath() throws Exception {
+        JobSpec spec = new JobSpec("n", "sleep 0 && printf '%s' \"$PATH|${TICKER_ONLY-unset}\"", 0, 0, null, null,
+                Map.of(), List.of(), null, 0, List.of(), "t@h");
+        Files.writeString(dir.resolve("run.sh"), RunScript.render(12, spec,
+                new Assignment("here", List.of(), List.of(), 1, "token"), Map.of("HOME", dir.toString())));
+        ProcessBuilder builder = new ProcessBuilder("bash", "run.sh").directory(dir.toFile());
+        builder.environment().clear();
+        builder.environment().put("PATH", "/usr/bin:/bin");
+        builder.environment().put("TICKER_ONLY", "1");
+        builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), err);
+        assertEquals("/usr/bin:/bin|unset", out);
+    }
 }
