@@ -144,6 +144,69 @@ class SubmitExitCodeTest {
         assertEquals(List.of(), problems, stored + " of " + trials + " interrupted submits stored their job");
     }
 
+    /**
+     * A real full disk, as far as the process can tell: {@code ulimit -f} (RLIMIT_FSIZE) at
+     * several sizes, so some submits cannot even store their job and others store it but cannot
+     * write their tick. Either nothing was stored (non-zero exit, nothing on stdout) or the id was
+     * printed and the exit is 0.
+     */
+    @Test
+    void onAFullDiskEitherNothingIsStoredOrTheIdIsPrintedWithExitZero() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "needs /bin/sh");
+        Path library = sqliteLibrary();
+        Assumptions.assumeTrue(library != null, "no SQLite native library for this machine in the jar");
+        List<String> problems = new ArrayList<>();
+        int stored = 0;
+        for (int limit : new int[] {8, 64, 104, 256}) {
+            long before = jobs();
+            ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", "ulimit -f " + limit + " && exec \"$@\"", "sh",
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC", "-Dorg.sqlite.lib.path=" + library.getParent(),
+                    "-Dorg.sqlite.lib.name=" + library.getFileName(), "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName(), "job", "submit", "--gpus", "0", "--", "true");
+            builder.environment().putAll(env);
+            builder.environment().put(SubmitTicker.MODE, "inline");
+            Process process = builder.start();
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the submit ends");
+            String out = new String(process.getInputStream().readAllBytes()).strip();
+            String err = new String(process.getErrorStream().readAllBytes()).strip();
+            long after = jobs();
+            int code = process.exitValue();
+            if (after == before + 1) {
+                stored++;
+                if (!out.equals(String.valueOf(after)) || code != 0) {
+                    problems.add("ulimit -f " + limit + ": stored job " + after + " but printed '" + out + "' and exited "
+                            + code + "; stderr: " + err);
+                }
+            } else if (after != before || code == 0 || !out.isEmpty()) {
+                problems.add("ulimit -f " + limit + ": " + (after - before) + " jobs stored, exit " + code + ", printed '"
+                        + out + "'; stderr: " + err);
+            }
+        }
+        assertEquals(List.of(), problems, stored + " of 4 submits stored their job");
+    }
+
+    /** SQLite's native library copied out of its jar (the JVM must not write it under the file-size limit). */
+    private Path sqliteLibrary() throws Exception {
+        String arch = switch (System.getProperty("os.arch")) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> null;
+        };
+        if (arch == null || !System.getProperty("os.name").equals("Linux")) {
+            return null;
+        }
+        try (var in = org.sqlite.SQLiteJDBCLoader.class.getResourceAsStream(
+                "/org/sqlite/native/Linux/" + arch + "/libsqlitejdbc.so")) {
+            if (in == null) {
+                return null;
+            }
+            Path library = Files.createDirectories(home.resolve("lib")).resolve("libsqlitejdbc.so");
+            Files.copy(in, library);
+            return library;
+        }
+    }
+
     private Process start() throws Exception {
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
