@@ -79,36 +79,103 @@ final class JobSubmitCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    /**
+     * Stores the job, then answers with its id whatever happens next: once the job is stored the
+     * command exits 0 (with {@code --wait}, as the job ended), and trouble in the tick that
+     * follows is reported on stderr, never as a failed submit (a script that retries failed
+     * submits would queue the job twice). Ctrl-C: see {@link SubmitAnswer}.
+     */
     @Override
     public Integer call() {
+        SubmitAnswer answer = new SubmitAnswer(context, options.json, waitForEnd);
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
-            long id = queue.submitting().submit(request);
+            long id = answer.store(() -> queue.submitting().submit(request), queue.reading()::getJob);
             boolean background = !waitForEnd && !options.tick && !options.noTick && SubmitTicker.available(context);
             if (!options.noTick && !background) {
                 // A new job is news the last tick did not see: place it now rather than at the next pass.
-                queue.ticking().now();
+                if (!tick(queue, id)) {
+                    return interruptedAfterStoring(answer, id);
+                }
             }
-            JobView job = queue.reading().getJob(id);
             if (waitForEnd) {
-                return JobWaiting.await(context, queue, options, List.of(id), waitTimeout, 0);
+                try {
+                    return JobWaiting.await(context, queue, options, List.of(id), waitTimeout, 0);
+                } catch (dev.nvidb.error.InterruptedByUser e) {
+                    throw new dev.nvidb.error.InterruptedByUser("interrupted while waiting for job " + id
+                            + "; it stays queued (nvidb job cancel " + id + " stops it)", e);
+                } catch (RuntimeException e) {
+                    context.err().println("nvidb: job " + id + " is queued; waiting for it failed (nvidb job wait "
+                            + id + " waits again)");
+                    throw e;
+                }
             }
-            Render.submitted(context, options.json, job);
-            context.out().flush();
+            answer.print(fresh(queue, id));
             // Last, once the answer is out: on a small machine the ticker's start competes for the CPU.
             if (background && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
-                queue.ticking().now();
+                tick(queue, id);
             }
             return ExitCodes.ok();
         }
+    }
+
+    /**
+     * Ticks once after the job was stored; a failure is reported as a warning (the job stays
+     * queued for the next tick). False when the thread was interrupted.
+     */
+    private boolean tick(Queue queue, long id) {
+        try {
+            queue.ticking().now();
+            return !Thread.currentThread().isInterrupted();
+        } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted() || e instanceof dev.nvidb.error.InterruptedByUser) {
+                return false;
+            }
+            context.err().println("nvidb: job " + id + " is queued, but placing it failed: " + describe(e));
+            context.err().println("  hint: the next tick places it ('nvidb queue tick', or any queue command)");
+            context.err().flush();
+            return true;
+        }
+    }
+
+    /**
+     * Interrupted after the job was stored: the answer is its id, exit 0 (not 130: the job
+     * exists, and a caller that retries a failed submit must not queue it twice). With
+     * {@code --wait} the wait is what was interrupted: 130, the id on stderr.
+     */
+    private int interruptedAfterStoring(SubmitAnswer answer, long id) {
+        if (waitForEnd) {
+            Thread.currentThread().interrupt();
+            throw new dev.nvidb.error.InterruptedByUser("interrupted before waiting for job " + id
+                    + "; it stays queued (nvidb job cancel " + id + " stops it)");
+        }
+        Thread.interrupted();
+        answer.print(null);
+        context.err().println("nvidb: interrupted; job " + id + " is queued and the next tick places it");
+        context.err().flush();
+        return ExitCodes.ok();
+    }
+
+    /** The job as it is now, or null (then the answer is the view read at the insert). */
+    private static JobView fresh(Queue queue, long id) {
+        try {
+            return queue.reading().getJob(id);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String describe(RuntimeException e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
     private SubmitRequest request(Wiring wiring) {
         long vramMb = vram == null ? 0 : Sizes.mebibytes(vram, "--vram");
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         return new SubmitRequest(name, commandLine(wiring), gpus, vramMb, node, workdir, environment(), priority,
-                after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName());
+                after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
+                context.environment());
     }
 
     private String commandLine(Wiring wiring) {
@@ -118,7 +185,20 @@ final class JobSubmitCommand implements Callable<Integer> {
             }
             Path file = wiring.home().expand(script);
             try {
-                return Files.readString(file);
+                byte[] bytes = Files.readAllBytes(file);
+                for (int i = 0; i < bytes.length; i++) {
+                    if (bytes[i] == 0) {
+                        throw new UsageException("--script " + script + " contains a NUL byte (at byte " + i
+                                + "); a shell script cannot", "give a text file; run a binary with -- ./program");
+                    }
+                }
+                return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new UsageException("--script " + script + " is not UTF-8 text",
+                        "convert it to UTF-8 (iconv -t UTF-8) and submit again");
             } catch (IOException e) {
                 throw new UsageException("cannot read --script " + script + ": " + describe(e),
                         "give the path of a local file whose contents should run on the node");

@@ -19,9 +19,11 @@ public final class Main {
             prepare.setDaemon(true);
             prepare.start();
         }
+        SubmitAnswer.installProcessHook();
         int code = Cli.run(context, args);
         out.flush();
         err.flush();
+        SubmitAnswer.finished(code);
         System.exit(code);
     }
 

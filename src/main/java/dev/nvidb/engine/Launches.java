@@ -8,10 +8,12 @@ import dev.nvidb.agent.LaunchRequest;
 import dev.nvidb.agent.RunScript;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.error.NvidbException;
+import dev.nvidb.model.JobState;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeAnswer;
 import dev.nvidb.node.ProbeRound;
 import dev.nvidb.store.Database;
+import dev.nvidb.store.Expected;
 import dev.nvidb.store.JobAnnotations;
 import dev.nvidb.store.JobStore;
 import dev.nvidb.store.JobTransitions;
@@ -19,6 +21,7 @@ import dev.nvidb.store.PendingReap;
 import dev.nvidb.store.ProcessIdentity;
 import dev.nvidb.store.ReapStore;
 import dev.nvidb.store.StoredJob;
+import dev.nvidb.store.SubmitEnvironments;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +32,8 @@ import java.util.Map;
 /**
  * The second exec of a tick, per node that answered: start what the plan placed (and launches
  * that never happened), and kill what is owed a kill. Launches are idempotent on their token,
- * so a retried launch adopts the process instead of starting a second one. A node that fails
+ * so a retried launch adopts the process instead of starting a second one. A job on the local
+ * node runs with the environment recorded at its submit, not this client's. A node that fails
  * here leaves its placements running-without-process; the next probe tells what happened.
  */
 final class Launches {
@@ -47,6 +51,7 @@ final class Launches {
     private final ReapStore reaps;
     private final JobStore jobs;
     private final JobAnnotations annotations;
+    private final SubmitEnvironments environments;
 
     Launches(Database database, TickSettings settings, Alerts alerts, ProbeRound round, Clock clock) {
         this.database = database;
@@ -58,6 +63,7 @@ final class Launches {
         this.reaps = new ReapStore(database);
         this.jobs = new JobStore(database);
         this.annotations = new JobAnnotations(database);
+        this.environments = new SubmitEnvironments(database);
     }
 
     /** Launches and kills on every answering node; returns the ids of jobs now started. */
@@ -80,14 +86,26 @@ final class Launches {
                 continue;
             }
             List<LaunchRequest> starts = new ArrayList<>();
+            List<Placements.Launch> kept = new ArrayList<>();
             for (Placements.Launch launch : launches) {
-                starts.add(new LaunchRequest(launch.job().id(), launch.assignment().attempt(),
-                        launch.assignment().launchToken(), launch.dir(),
-                        RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment())));
+                try {
+                    starts.add(new LaunchRequest(launch.job().id(), launch.assignment().attempt(),
+                            launch.assignment().launchToken(), launch.dir(),
+                            RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment(),
+                                    node.local() ? environments.find(launch.job().id()).orElse(null) : null)));
+                    kept.add(launch);
+                } catch (RuntimeException e) {
+                    // A row the submit would refuse (written by an older version or by hand): that job
+                    // fails with its reason; the others on this node still start.
+                    cannotLaunch(node.name(), launch, e);
+                }
+            }
+            if (starts.isEmpty() && reapsHere.isEmpty()) {
+                continue;
             }
             requests.put(node, AgentRequest.probe(nodes.jobRoot(node.name())).withoutSnapshot().withLaunches(starts)
                     .withKills(kills(reapsHere, queue)));
-            byNode.put(node.name(), launches);
+            byNode.put(node.name(), kept);
             owed.put(node.name(), reapsHere);
         }
         Map<String, NodeAnswer> results = round.run(requests);
@@ -148,6 +166,29 @@ final class Launches {
             });
         }
         return started;
+    }
+
+    /**
+     * A job whose {@code run.sh} cannot be made (its row breaks what the submit checks): it fails
+     * now with the reason and an alert, instead of failing every tick. Nothing was started.
+     */
+    private void cannotLaunch(String node, Placements.Launch launch, RuntimeException cause) {
+        long id = launch.job().id();
+        int attempt = launch.assignment().attempt();
+        String why = "cannot launch: " + (cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        Instant now = clock.instant();
+        try {
+            database.write("fail job " + id, conn -> {
+                if (transitions.finish(conn, id, new Expected(JobState.RUNNING, attempt), JobState.FAILED, null, why,
+                        now)) {
+                    alerts.jobFailed(id, attempt, node, "job " + id + " (" + launch.job().spec().name() + ") " + why,
+                            null, now).run(conn);
+                }
+                return null;
+            });
+        } catch (NvidbException e) {
+            // The job stays placed without a process; the next tick finds it missing and tries again.
+        }
     }
 
     /**

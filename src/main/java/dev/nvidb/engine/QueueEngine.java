@@ -1,10 +1,12 @@
 package dev.nvidb.engine;
 
 import dev.nvidb.store.Database;
+import dev.nvidb.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The engine as the use cases of {@code dev.nvidb.queue} see it: the queue's database, its
@@ -60,6 +62,15 @@ public final class QueueEngine implements AutoCloseable {
      */
     public void reapNow(List<String> nodeNames) {
         new Reaper(database, nodes, settings, clock).reapNow(nodeNames);
+    }
+
+    /**
+     * Asks the nodes of these running jobs about them now and records what ended (by its exit
+     * file), so that a cancel that follows cannot contradict an exit the node already recorded;
+     * returns the ids a node answered about. See {@link Reaper#settleNow}.
+     */
+    public Set<Long> settleNow(List<StoredJob> running) {
+        return new Reaper(database, nodes, settings, clock).settleNow(running);
     }
 
     /**

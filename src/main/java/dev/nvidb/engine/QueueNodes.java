@@ -66,6 +66,11 @@ public final class QueueNodes {
         return node.equals(localName) ? localJobRoot : jobRoot;
     }
 
+    /** The name of this machine as a queue node; empty when the queue has no local node. */
+    public Optional<String> localName() {
+        return Optional.ofNullable(localName);
+    }
+
     /** Every node name, the local node first. */
     public List<String> names() {
         return names;

@@ -84,6 +84,7 @@ final class Tick {
                 .filter(name -> requests.keySet().stream().noneMatch(node -> node.name().equals(name))).toList();
         Map<String, List<StoredJob>> relaunch = new LinkedHashMap<>();
         List<Long> settled = new ArrayList<>();
+        Set<Long> told = new HashSet<>();
         for (NodeAnswer answer : answers.values()) {
             // A failure's back-off counts from when it was seen: a hung node took its whole timeout.
             record(answer, state, answer.answered() ? now : clock.instant());
@@ -91,10 +92,14 @@ final class Tick {
                 Settler.Outcome outcome = settler.settle(answer.node(), answer.reply(), state.runningOn(answer.node()), now);
                 settled.addAll(outcome.ended());
                 relaunch.put(answer.node(), outcome.relaunch());
+                told.addAll(Reaper.toldAbout(answer, state.runningOn(answer.node())));
                 settler.reaped(answer.node(), answer.reply(), state.reapsOn(answer.node()), now);
             }
         }
         giveUpOnSkipped(skipped, state, now);
+        List<Long> cancelled = new Reaper(database, nodes, settings, clock).cancelOwed(told, now);
+        settled.addAll(cancelled);
+        relaunch.values().forEach(jobs -> jobs.removeIf(job -> cancelled.contains(job.id())));
         Planned planned = plan(answers, now);
         Placements placements = new Placements(database, nodes, settings, alerts, clock);
         // Placed now, not when the tick began: the plan also places jobs submitted during the probe.

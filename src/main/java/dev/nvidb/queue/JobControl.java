@@ -9,6 +9,7 @@ import dev.nvidb.store.JobAnnotations;
 import dev.nvidb.store.JobFilter;
 import dev.nvidb.store.JobStore;
 import dev.nvidb.store.JobTransitions;
+import dev.nvidb.store.StoredJob;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -36,17 +37,39 @@ public final class JobControl {
     }
 
     /**
-     * Cancels pending and running jobs. A running job's kill is recorded in the same
-     * transaction and sent at once to its node (TERM to its process group, KILL after the
-     * grace period); if the node is unreachable, the first probe that reaches it kills it.
+     * Cancels pending and running jobs. A cancel never contradicts an exit the node already
+     * recorded: the nodes of the running jobs are asked first (one exec per node), and a job that
+     * exited is settled by its exit file (completed or failed) instead of cancelled. A job still
+     * running gets its kill recorded in the same transaction as the cancel and sent at once
+     * (TERM to its process group, KILL after the grace period). A running job whose node does
+     * not answer stays running with the cancel owed: its dependents keep waiting, and the first
+     * tick that reaches the node settles it by its exit file or cancels and kills it (after
+     * {@code lost_after_seconds} without an answer it is lost, as any job there).
      */
     public List<JobChange> cancel(List<Long> ids) {
         List<JobChange> changes = new ArrayList<>();
         Set<String> touched = new LinkedHashSet<>();
+        JobStore store = new JobStore(engine.database());
+        List<StoredJob> running = new ArrayList<>();
+        for (long id : new LinkedHashSet<>(ids)) {
+            store.findJob(id).filter(job -> job.job().state() == JobState.RUNNING).ifPresent(running::add);
+        }
+        Set<Long> told = running.isEmpty() ? Set.of() : engine.settleNow(running);
         for (long id : ids) {
             Job job = reading.getJob(id).job();
+            boolean wasRunning = running.stream().anyMatch(stored -> stored.id() == id);
             if (job.state().finished()) {
-                changes.add(new JobChange(id, false, job.state().key(), "job " + id + " already ended: " + job.state().key()));
+                changes.add(new JobChange(id, false, job.state().key(), "job " + id + " already ended: "
+                        + job.state().key() + (wasRunning && job.exitCode() != null ? " (exit " + job.exitCode() + ")"
+                        : "")));
+                continue;
+            }
+            if (job.state() == JobState.RUNNING && !told.contains(id)) {
+                String node = job.assignment().node();
+                boolean owed = transitions.requestCancel(id, Expected.of(job), "cancelled by request", now());
+                changes.add(new JobChange(id, owed, job.state().key(), owed ? "job " + id + ": node " + node
+                        + " did not answer; it is cancelled when " + node + " answers, unless it ended first"
+                        : "job " + id + " changed meanwhile: now " + reading.getJob(id).job().state().key()));
                 continue;
             }
             boolean done = transitions.cancel(id, Expected.of(job), "cancelled by request", now());

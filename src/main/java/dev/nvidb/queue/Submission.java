@@ -1,5 +1,6 @@
 package dev.nvidb.queue;
 
+import dev.nvidb.agent.RunScript;
 import dev.nvidb.engine.QueueNodes;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Dependency;
@@ -19,8 +20,10 @@ import java.util.regex.Pattern;
 final class Submission {
 
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private static final Set<String> RESERVED = Set.of("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDB_JOB_ID",
-            "NVIDB_JOB_NAME", "NVIDB_NODE", "NVIDB_JOB_DIR", "NVIDB_STATUS_FILE", "NVIDB_ATTEMPT");
+    /** The longest timeout: ten years (a larger one would overflow the deadline's arithmetic). */
+    static final long MAX_TIMEOUT_SECONDS = 10L * 366 * 24 * 3600;
+    /** The longest note or tag a job keeps. */
+    static final int MAX_NOTE_CHARS = 64 * 1024;
 
     private Submission() {
     }
@@ -38,13 +41,51 @@ final class Submission {
         if (request.timeoutSeconds() != null && request.timeoutSeconds() <= 0) {
             throw new UsageException("--timeout must be a positive number of seconds, got " + request.timeoutSeconds());
         }
+        if (request.timeoutSeconds() != null && request.timeoutSeconds() > MAX_TIMEOUT_SECONDS) {
+            throw new UsageException("--timeout " + request.timeoutSeconds() + " is more than ten years ("
+                    + MAX_TIMEOUT_SECONDS + " s)", "leave --timeout out for a job without a time limit");
+        }
         for (Map.Entry<String, String> variable : request.environment().entrySet()) {
             checkVariable(variable.getKey());
         }
+        text("--note", request.note(), MAX_NOTE_CHARS);
+        for (String tag : request.tags()) {
+            text("--tag", tag, MAX_NOTE_CHARS);
+        }
+        text("--name", request.name(), RunScript.MAX_NAME_BYTES);
+        text("the submitter", request.submitter(), MAX_NOTE_CHARS);
         String node = request.node() == null ? null : nodes.resolve(request.node());
-        return new JobSpec(name(request), request.command(), request.gpus(), request.vramMb(), node, request.workdir(),
-                request.environment(), dependencies(request), request.timeoutSeconds(), request.retries(),
-                request.tags(), request.submitter());
+        JobSpec spec = new JobSpec(name(request), request.command(), request.gpus(), request.vramMb(), node,
+                request.workdir(), request.environment(), dependencies(request), request.timeoutSeconds(),
+                request.retries(), request.tags(), request.submitter());
+        // Exactly what the launch will check again: a job stored now can always be rendered.
+        RunScript.check(spec).ifPresent(problem -> {
+            throw new UsageException("cannot queue this job: " + problem, hint(problem));
+        });
+        return spec;
+    }
+
+    private static String hint(String problem) {
+        if (problem.contains("MAX_ARG_STRLEN") || problem.contains("2 MiB")) {
+            return "put the long part in a file on the node and run that, e.g. -- bash train.sh";
+        }
+        if (problem.contains("NUL byte") || problem.contains("surrogate")) {
+            return "remove the byte; a command, name, variable or directory is text without NUL";
+        }
+        return null;
+    }
+
+    /** A stored string: no NUL byte, valid text, and not absurdly long. */
+    private static void text(String what, String value, int maxChars) {
+        if (value == null) {
+            return;
+        }
+        RunScript.checkText(what, value).ifPresent(problem -> {
+            throw new UsageException("cannot queue this job: " + problem, "remove the byte and submit again");
+        });
+        if (value.length() > maxChars) {
+            throw new UsageException(what + " is " + value.length() + " characters; at most " + maxChars);
+        }
     }
 
     private static void checkVariable(String name) {
@@ -52,8 +93,9 @@ final class Submission {
             throw new UsageException("--env name '" + name + "' is not a valid variable name",
                     "names are letters, digits and _, not starting with a digit: --env KEY=VALUE");
         }
-        if (RESERVED.contains(name)) {
-            throw new UsageException("--env cannot set " + name + "; the queue sets it for the job");
+        if (RunScript.checkEnvName(name).isPresent()) {
+            throw new UsageException("--env cannot set " + name + ": the queue sets NVIDB_*, CUDA_VISIBLE_DEVICES"
+                    + " and CUDA_DEVICE_ORDER for the job", "pick another name");
         }
     }
 

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param tags           labels
  * @param note           the user's note, or null
  * @param submitter      {@code user@host} of the client
+ * @param submitterEnvironment the client's whole environment, recorded for a job that may run on
+ *                       the local node (it runs with exactly this, plus what run.sh exports); null for none
  */
 public record SubmitRequest(
         String name,
@@ -38,12 +40,23 @@ public record SubmitRequest(
         int retries,
         List<String> tags,
         String note,
-        String submitter) {
+        String submitter,
+        Map<String, String> submitterEnvironment) {
 
     public SubmitRequest {
         environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
+        submitterEnvironment = submitterEnvironment == null ? null
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(submitterEnvironment));
         after = List.copyOf(after);
         afterAny = List.copyOf(afterAny);
         tags = List.copyOf(tags);
+    }
+
+    /** A request without the submitter's environment (a local job then inherits the ticking client's). */
+    public SubmitRequest(String name, String command, int gpus, long vramMb, String node, String workdir,
+                         Map<String, String> environment, int priority, List<Long> after, List<Long> afterAny,
+                         Long timeoutSeconds, int retries, List<String> tags, String note, String submitter) {
+        this(name, command, gpus, vramMb, node, workdir, environment, priority, after, afterAny, timeoutSeconds,
+                retries, tags, note, submitter, null);
     }
 }

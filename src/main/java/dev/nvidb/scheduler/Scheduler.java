@@ -60,11 +60,14 @@ public final class Scheduler {
         return scheduler.plan.build();
     }
 
-    /** True when a running job's deadline ({@code startedAt + timeout}) is at or before {@code now}. */
+    /**
+     * True when a running job's deadline ({@code startedAt + timeout}) is at or before {@code now};
+     * compared as durations, so no timeout (even one written into the database by hand) overflows.
+     */
     static boolean pastDeadline(Job job, Instant now) {
         Long timeout = job.spec().timeoutSeconds();
         return timeout != null && job.status() instanceof JobStatus.Running running
-                && !running.startedAt().plusSeconds(timeout).isAfter(now);
+                && java.time.Duration.between(running.startedAt(), now).compareTo(java.time.Duration.ofSeconds(timeout)) >= 0;
     }
 
     private void decide(Job job) {

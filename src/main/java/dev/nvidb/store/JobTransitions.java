@@ -61,6 +61,13 @@ public final class JobTransitions {
             RETURNING id
             """;
 
+    private static final String REQUEST_CANCEL = """
+            INSERT INTO cancel_requests (job_id, attempt, reason, requested_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (job_id) DO UPDATE SET attempt = excluded.attempt
+            """;
+    private static final String CANCELS_OWED = "SELECT job_id FROM cancel_requests ORDER BY job_id";
+    private static final String CANCEL_DONE = "DELETE FROM cancel_requests WHERE job_id = ?";
+
     private final Database database;
     private final JobStore jobs;
     private final EventStore events;
@@ -160,6 +167,41 @@ public final class JobTransitions {
     }
 
     /**
+     * Records that a person cancelled running {@code jobId} while its node could not be asked
+     * whether the job already ended: the job stays running (its dependents keep waiting) until
+     * a probe reaches the node, which settles it by its exit file or cancels it
+     * ({@link #cancelsOwed}, {@link #cancelOwedDone}). False when the job is no longer that running attempt.
+     */
+    public boolean requestCancel(Connection connection, long jobId, Expected expected, String reason, Instant now)
+            throws SQLException {
+        Optional<StoredJob> job = jobs.findJob(connection, jobId);
+        if (expected.state() != JobState.RUNNING || job.isEmpty() || job.get().job().state() != JobState.RUNNING
+                || job.get().job().attempt() != expected.attempt()) {
+            return false;
+        }
+        Columns.update(connection, REQUEST_CANCEL, jobId, expected.attempt(), reason, now);
+        return true;
+    }
+
+    public boolean requestCancel(long jobId, Expected expected, String reason, Instant now) {
+        return database.write("cancel job " + jobId, conn -> requestCancel(conn, jobId, expected, reason, now));
+    }
+
+    /** The jobs owed a cancel (see {@link #requestCancel}), by id. */
+    public List<Long> cancelsOwed(Connection connection) throws SQLException {
+        return ids(connection, CANCELS_OWED);
+    }
+
+    public List<Long> cancelsOwed() {
+        return database.read("read cancels owed", this::cancelsOwed);
+    }
+
+    /** The owed cancel of {@code jobId} was carried out, or the job ended first. */
+    public boolean cancelOwedDone(Connection connection, long jobId) throws SQLException {
+        return Columns.update(connection, CANCEL_DONE, jobId) > 0;
+    }
+
+    /**
      * A person's requeue: any non-pending job back to pending, keeping its note and attempt count,
      * clearing progress and the last attempt's traces; a running job's process gets a reap.
      */
@@ -168,7 +210,11 @@ public final class JobTransitions {
         if (expected.state() == JobState.PENDING) {
             return false;
         }
-        return backToPending(connection, jobId, expected, reason, false, false, now);
+        if (!backToPending(connection, jobId, expected, reason, false, false, now)) {
+            return false;
+        }
+        cancelOwedDone(connection, jobId); // the later request wins over a cancel still owed
+        return true;
     }
 
     public boolean requeue(long jobId, Expected expected, String reason, Instant now) {

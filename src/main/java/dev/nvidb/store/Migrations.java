@@ -26,7 +26,9 @@ public final class Migrations {
     private static final List<Migration> ALL = List.of(
             new Migration(1, "queue: jobs, events, alerts, nodes, pending reaps, lease, meta", SchemaV1.DDL),
             new Migration(2, "jobs.launch_failures: failed launches counted, not parsed from last_error",
-                    SchemaV2.DDL));
+                    SchemaV2.DDL),
+            new Migration(3, "jobs.submit_env: the submitter's environment for local jobs; cancel_requests: cancels"
+                    + " owed while a node does not answer", SchemaV3.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

@@ -43,7 +43,7 @@ class DatabaseTest {
                 }
                 return names;
             });
-            assertEquals(List.of("alert_deliveries", "alerts", "events", "job_dependencies", "jobs", "lease", "meta",
+            assertEquals(List.of("alert_deliveries", "alerts", "cancel_requests", "events", "job_dependencies", "jobs", "lease", "meta",
                     "nodes", "pending_reaps"), tables);
             assertEquals("wal", pragma(database, "journal_mode"));
             assertEquals("1", pragma(database, "foreign_keys"));

@@ -1,0 +1,151 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.error.InterruptedByUser;
+import dev.nvidb.output.Json;
+import dev.nvidb.queue.JobView;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * Makes a submit's answer true to what it stored, even when Ctrl-C (SIGINT, or SIGTERM) lands
+ * in the middle: either nothing was stored and the command exits non-zero, or the job's id is
+ * printed and the command exits 0 ({@code --wait}: the id is on stderr and the interrupted wait
+ * exits 130, the job staying queued).
+ *
+ * <p>A signal makes the JVM run its shutdown hooks while the command's thread goes on. The
+ * process's hook ({@link #installProcessHook}, from {@link Main}) takes the same lock as the
+ * insert: a signal during the insert waits for its commit (the signal is deferred), a signal
+ * before it stops the insert from starting, and a signal after it prints the stored job's
+ * answer unless the command already did, then ends the process with 0 (or with the command's
+ * own code when it had already finished). A tick or ticker start that the signal cuts short is the next command's
+ * to finish, as after a kill.
+ */
+final class SubmitAnswer {
+
+    /** Whether this process runs the hook (a real {@code nvidb} process, not a command run in-process). */
+    private static volatile boolean installed;
+    /** The submit of this process, once it started. */
+    private static volatile SubmitAnswer active;
+    /** The exit code of the finished command, once {@link Main} has it. */
+    private static volatile Integer finished;
+
+    private final Context context;
+    private final boolean json;
+    private final boolean waiting;
+    private boolean closing;
+    private Long id;
+    private JobView stored;
+    private boolean printed;
+
+    /**
+     * @param json    answer with the JSON document
+     * @param waiting the command waits for the job ({@code --wait}): its answer is the wait's report
+     */
+    SubmitAnswer(Context context, boolean json, boolean waiting) {
+        this.context = context;
+        this.json = json;
+        this.waiting = waiting;
+        if (installed) {
+            active = this;
+        }
+    }
+
+    /**
+     * Called once by {@link Main} at start: a signal's shutdown runs {@link #onShutdown}. Commands
+     * run in-process (tests) have no hook and no signals to answer.
+     */
+    static void installProcessHook() {
+        installed = true;
+        Runtime.getRuntime().addShutdownHook(new Thread(SubmitAnswer::onShutdown, "submit-answer"));
+    }
+
+    /** The command returned {@code code}; {@link Main} exits with it next, whatever signal arrives meanwhile. */
+    static void finished(int code) {
+        finished = code;
+    }
+
+    /**
+     * Runs at every exit of a process that ran a submit. A command that finished exits with its
+     * own code even when a signal arrives while it exits; a submit still running answers.
+     */
+    private static void onShutdown() {
+        SubmitAnswer answer = active;
+        if (answer == null) {
+            return;
+        }
+        Integer code = finished;
+        if (code != null) {
+            Runtime.getRuntime().halt(code);
+        }
+        answer.onSignal();
+    }
+
+    /**
+     * Stores the job ({@code insert}) unless the process is already being stopped, and keeps its
+     * view as read right after the insert, for an answer printed by the hook.
+     *
+     * @throws InterruptedByUser when the command was interrupted before anything was stored
+     */
+    synchronized long store(LongSupplier insert, LongFunction<JobView> read) {
+        if (closing || Thread.currentThread().isInterrupted()) {
+            throw new InterruptedByUser("interrupted before the job was stored; nothing was queued");
+        }
+        long stored = insert.getAsLong();
+        this.id = stored;
+        try {
+            this.stored = read.apply(stored);
+        } catch (RuntimeException e) {
+            this.stored = null; // the answer then carries the id alone
+        }
+        return stored;
+    }
+
+    /** Prints the answer for the stored job (once): {@code view}, or the view read at the insert when null. */
+    synchronized void print(JobView view) {
+        if (printed || id == null) {
+            return;
+        }
+        printed = true;
+        JobView answer = view != null ? view : stored;
+        if (answer != null) {
+            Render.submitted(context, json, answer);
+        } else if (json) {
+            Map<String, Object> job = new LinkedHashMap<>();
+            job.put("id", id);
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("schema_version", Json.SCHEMA_VERSION);
+            document.put("ok", true);
+            document.put("job", job);
+            context.out().println(Json.write(document));
+        } else {
+            context.out().println(id);
+            context.err().println("submitted job " + id);
+        }
+        context.out().flush();
+        context.err().flush();
+    }
+
+    /** The job the command stored, or null before the insert. */
+    synchronized Long id() {
+        return id;
+    }
+
+    private void onSignal() {
+        synchronized (this) {
+            closing = true;
+            if (id == null) {
+                return;
+            }
+            if (waiting) {
+                context.err().println("nvidb: interrupted while waiting for job " + id + "; it stays queued"
+                        + " (nvidb job cancel " + id + " stops it)");
+                context.err().flush();
+                return;
+            }
+            print(null);
+        }
+        Runtime.getRuntime().halt(0);
+    }
+}
