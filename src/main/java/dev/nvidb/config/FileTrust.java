@@ -61,6 +61,9 @@ public final class FileTrust {
         } catch (IOException | UnsupportedOperationException e) {
             return;
         }
+        if (attributes.isOther()) {
+            return; // a device or FIFO is no file nvidb keeps: the caller refuses it as such (ConfigFileBytes)
+        }
         String shown = shown(path);
         Optional<Integer> me = effectiveUid();
         Integer owner = uid(path);

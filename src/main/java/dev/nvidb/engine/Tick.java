@@ -66,7 +66,8 @@ final class Tick {
         this.nodes = nodes;
         this.settings = settings;
         this.clock = clock;
-        this.jobs = new JobStore(database);
+        // Tolerant: a row damaged outside nvidb is that job's trouble, failed below, not every tick's.
+        this.jobs = JobStore.tolerant(database);
         this.nodeStore = new NodeStore(database);
         this.reaps = new ReapStore(database);
         this.alerts = new Alerts(new AlertStore(database));
@@ -77,7 +78,7 @@ final class Tick {
     TickReport run() {
         long start = System.nanoTime();
         Instant now = clock.instant();
-        TickState state = load();
+        TickState state = failDamaged(load(), now);
         Map<Node, AgentRequest> requests = probeRequests(state, now);
         Map<String, NodeAnswer> answers = round.run(requests);
         List<String> skipped = nodes.names().stream()
@@ -109,6 +110,31 @@ final class Tick {
         List<Long> started = launches.run(nodes, answers, placed, relaunch);
         return new TickReport(true, answered(answers), failed(answers), skipped, settled, started,
                 Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * A pending job whose row cannot be read whole (a JSON column changed outside nvidb) is
+     * failed with what is wrong and an alert, instead of being launched without it or failing
+     * the tick; a running one is still watched (its process and files need none of it).
+     */
+    private TickState failDamaged(TickState state, Instant now) {
+        List<StoredJob> damaged = state.active().stream()
+                .filter(job -> job.damage() != null && job.job().state() == JobState.PENDING).toList();
+        if (damaged.isEmpty()) {
+            return state;
+        }
+        for (StoredJob job : damaged) {
+            String why = "cannot launch: its row in queue.db is damaged: " + job.damage();
+            database.write("fail damaged job " + job.id(), conn -> {
+                if (new JobTransitions(database).finish(conn, job.id(), Expected.of(job.job()), JobState.FAILED, null,
+                        why, now)) {
+                    alerts.jobFailed(job.id(), job.job().attempt(), null, "job " + job.id() + " " + why, null, now)
+                            .run(conn);
+                }
+                return null;
+            });
+        }
+        return load();
     }
 
     private TickState load() {
@@ -249,8 +275,8 @@ final class Tick {
         return database.read("plan", conn -> {
             List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
             List<StoredJob> running = active.stream().filter(job -> job.job().state() == JobState.RUNNING).toList();
-            List<dev.nvidb.model.Job> pending = active.stream().map(StoredJob::job)
-                    .filter(job -> job.state() == JobState.PENDING).toList();
+            List<dev.nvidb.model.Job> pending = active.stream().filter(job -> job.damage() == null)
+                    .map(StoredJob::job).filter(job -> job.state() == JobState.PENDING).toList();
             Set<Long> wanted = new HashSet<>();
             pending.forEach(job -> job.spec().dependencies().forEach(d -> wanted.add(d.jobId())));
             Map<Long, JobState> dependencyStates = new HashMap<>(jobs.statesOf(conn, wanted));

@@ -40,6 +40,7 @@ class SubmitterEnvironmentTest {
         String script = RunScript.render(12, spec, new Assignment("here", List.of(), List.of(), 1, "token"), recorded);
         Files.writeString(dir.resolve("run.sh"), script);
 
+        Files.createDirectories(dir.resolve("work")); // the agent makes it at launch
         ProcessBuilder builder = new ProcessBuilder("bash", "run.sh").directory(dir.toFile());
         builder.environment().clear();
         builder.environment().put("PATH", "/usr/bin:/bin");
@@ -72,6 +73,7 @@ class SubmitterEnvironmentTest {
                 Map.of(), List.of(), null, 0, List.of(), "t@h");
         Files.writeString(dir.resolve("run.sh"), RunScript.render(12, spec,
                 new Assignment("here", List.of(), List.of(), 1, "token"), Map.of("HOME", dir.toString())));
+        Files.createDirectories(dir.resolve("work")); // the agent makes it at launch
         ProcessBuilder builder = new ProcessBuilder("bash", "run.sh").directory(dir.toFile());
         builder.environment().clear();
         builder.environment().put("PATH", "/usr/bin:/bin");

@@ -60,9 +60,9 @@ class SubmitValidationTest {
                 Arguments.of("huge variable", new String[] {"--env", "A=" + BIG, "--", "x"}, "MAX_ARG_STRLEN"),
                 Arguments.of("huge environment", hugeEnvironment(), "2 MiB"),
                 Arguments.of("huge name", new String[] {"--name", "n".repeat(2000), "--", "x"}, "--name is 2000"),
-                Arguments.of("unpaired surrogate", new String[] {"--", "echo \ud800"}, "not valid text"),
+                Arguments.of("unpaired surrogate", new String[] {"--", "echo \ud800"}, "is not valid UTF-8"), // refused as an argument
                 Arguments.of("timeout overflows", new String[] {"--timeout", "9223372036854775807", "--", "x"},
-                        "more than ten years"));
+                        "is not a whole number of seconds")); // refused by the option's converter
     }
 
     private static String[] hugeEnvironment() {

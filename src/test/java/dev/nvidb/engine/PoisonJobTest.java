@@ -47,6 +47,7 @@ class PoisonJobTest {
                 rows.next();
                 id = rows.getLong(1);
             }
+            statement.execute("PRAGMA ignore_check_constraints = ON"); // as a hand edit or another tool could
             statement.executeUpdate("UPDATE jobs SET " + set + " WHERE id = " + id);
             return id;
         }
@@ -90,6 +91,31 @@ class PoisonJobTest {
             assertEquals(4, alerts, "each poison job raised its alert");
 
             cluster.tick();
+            cluster.tick();
+            assertEquals(JobState.RUNNING, cluster.job(good2).state(), "later ticks go on");
+        }
+    }
+
+    @Test
+    void pendingRowWithBadJsonFailsAloneAndTheTickGoesOn() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(dir, PoisonJobTest::roomy, "node-a")) {
+            long template = cluster.submit("good-1", 0, 0, null, 0);
+            long badEnv = poison(cluster, template, "env = '{bad'");
+            long badTags = poison(cluster, template, "tags = '[1,'");
+
+            cluster.tick();
+
+            assertEquals(JobState.RUNNING, cluster.job(template).state(), "the good job was placed");
+            for (long damaged : List.of(badEnv, badTags)) {
+                try (var rows = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("queue.db")).createStatement()
+                        .executeQuery("SELECT state, last_error FROM jobs WHERE id = " + damaged)) {
+                    rows.next();
+                    assertEquals("failed", rows.getString(1), "job " + damaged);
+                    assertTrue(rows.getString(2).contains("bad JSON"), rows.getString(2));
+                }
+                assertEquals(0, cluster.node("node-a").running(damaged), "job " + damaged + " never started");
+            }
+            long good2 = cluster.submit("good-2", 0, 0, null, 0);
             cluster.tick();
             assertEquals(JobState.RUNNING, cluster.job(good2).state(), "later ticks go on");
         }
