@@ -101,13 +101,22 @@ abstract class LocalJobs {
         }
     }
 
+    /** A /proc file as text (bytes that are not UTF-8 replaced), "" once the process is gone. */
+    static String readProc(Path file) {
+        try {
+            return new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return ""; // the process ended between listing /proc and reading it (ENOENT or ESRCH)
+        }
+    }
+
     static String permissions(Path file) throws IOException {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
     }
 
     /** True while the process exists and is not a zombie. */
     static boolean isRunning(long pid) {
-        String stat = read(Path.of("/proc/" + pid + "/stat"));
+        String stat = readProc(Path.of("/proc/" + pid + "/stat"));
         return !stat.isEmpty() && stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
     }
 
@@ -115,7 +124,7 @@ abstract class LocalJobs {
     static List<Long> wrappersOf(Path jobDir) {
         try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
             return all.filter(process -> isRunning(process.pid()))
-                    .filter(process -> read(Path.of("/proc/" + process.pid() + "/cmdline")).contains("nvidb-wrapper"))
+                    .filter(process -> readProc(Path.of("/proc/" + process.pid() + "/cmdline")).contains("nvidb-wrapper"))
                     .filter(process -> jobDir.equals(cwd(process.pid())))
                     .map(ProcessHandle::pid).toList();
         }
