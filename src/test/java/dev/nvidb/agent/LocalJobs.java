@@ -48,6 +48,7 @@ abstract class LocalJobs {
     void killLeftovers() {
         for (long group : groups) {
             run("kill", "-KILL", "--", "-" + group);
+            run("pkill", "-KILL", "-s", String.valueOf(group)); // the job runs in a group of its own in that session
         }
     }
 
