@@ -547,8 +547,9 @@ class UnsafePath(BadEntry):
 def check_job_root(root):
     """Creates job_root (0700) when it is missing and refuses one that another user owns or
     could change, like OpenSSH refuses such a ~/.ssh: job_root itself must be ours and not
-    writable by group or others; each directory above it must be ours or root's and not
-    writable by others unless sticky (/tmp)."""
+    writable by group or others, and no directory above it writable by everyone unless
+    sticky (/tmp). (Directories above it may belong to others, as a project directory
+    often does.)"""
     if not os.path.isdir(root):
         os.makedirs(root, 0o700, exist_ok=True)
     euid = os.geteuid()
@@ -562,13 +563,10 @@ def check_job_root(root):
     parent = os.path.dirname(os.path.realpath(root))
     while True:
         info = os.stat(parent)
-        if info.st_uid not in (euid, 0):
-            raise UnsafePath("%s (above job_root %s) is owned by uid %d, who could replace your job "
-                             "directories; use a job_root under a directory of your own" % (parent, root, info.st_uid))
-        if info.st_mode & 0o022 and not info.st_mode & statmod.S_ISVTX:
-            raise UnsafePath("%s (above job_root %s) is writable by others (mode %04o); run 'chmod go-w %s' "
-                             "on the node or use another job_root" % (parent, root, statmod.S_IMODE(info.st_mode),
-                                                                      parent))
+        if info.st_mode & 0o002 and not info.st_mode & statmod.S_ISVTX:
+            raise UnsafePath("%s (above job_root %s) is writable by everyone (mode %04o), so anyone could replace "
+                             "your job directories; run 'chmod o-w %s' on the node or use another job_root"
+                             % (parent, root, statmod.S_IMODE(info.st_mode), parent))
         if os.path.dirname(parent) == parent:
             return
         parent = os.path.dirname(parent)

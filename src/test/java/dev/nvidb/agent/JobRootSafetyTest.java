@@ -44,6 +44,23 @@ class JobRootSafetyTest extends LocalJobs {
     }
 
     @Test
+    void directoryAboveTheJobRootWritableByEveryoneIsRefusedUnlessSticky() throws Exception {
+        Path above = Files.createDirectories(home.resolve(".nvidb"));
+        Files.createDirectories(above.resolve("jobs"));
+        Files.setPosixFilePermissions(above, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        LaunchReport refused = launchAll(launch(6, "true")).get(0);
+        assertEquals(LaunchReport.Outcome.FAILED, refused.outcome());
+        assertTrue(refused.error().contains("writable by everyone") && refused.error().contains(above.toString()),
+                refused.error());
+
+        run("chmod", "1777", above.toString()); // sticky, like /tmp: others cannot replace what is ours
+        LaunchRequest launch = launch(7, "true");
+        assertEquals(LaunchReport.Outcome.STARTED, launchAll(launch).get(0).outcome());
+        assertEquals(0, awaitEnd(launch).exitCode());
+    }
+
+    @Test
     void jobRootOwnedByAnotherUserIsRefused() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "chown needs root (CI runs as root)");
         Path root = Files.createDirectories(home.resolve(".nvidb/jobs"));
