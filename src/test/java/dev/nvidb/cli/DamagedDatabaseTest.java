@@ -31,9 +31,7 @@ class DamagedDatabaseTest {
 
     @BeforeEach
     void queueWithThreeJobs() throws Exception {
-        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
-        Files.createDirectories(home.resolve(".nvidb"));
-        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        env = CliRun.localQueue(home);
         for (String name : new String[] {"first", "second", "third"}) {
             CliRun run = CliRun.run(env, "job", "submit", "--no-tick", "--gpus", "0", "--name", name, "--tag", "t",
                     "--env", "A=1", "--", "true");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,9 +30,7 @@ class EscapedOutputTest {
 
     @BeforeEach
     void queueWithAHostileJob() throws Exception {
-        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
-        Files.createDirectories(home.resolve(".nvidb"));
-        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        env = CliRun.localQueue(home);
         submitted = CliRun.run(env, "job", "submit", "--no-tick", "--gpus", "0", "--name", NAME, "--note", NOTE,
                 "--tag", "t\u001b[5m", "--", "true");
         assertEquals(0, submitted.exitCode(), submitted.stderr());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,9 +26,7 @@ class JobPriorityMoveTest {
 
     @BeforeEach
     void threePendingJobsAtPriorityZero() throws Exception {
-        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
-        Files.createDirectories(home.resolve(".nvidb"));
-        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        env = CliRun.localQueue(home);
         for (String name : List.of("a", "b", "c")) {
             assertEquals(0, CliRun.run(env, "job", "submit", "--no-tick", "--gpus", "0", "-n", name, "--", "true")
                     .exitCode());

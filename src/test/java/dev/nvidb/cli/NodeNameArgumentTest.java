@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,9 +24,7 @@ class NodeNameArgumentTest {
 
     @BeforeEach
     void queueWithOneNode() throws Exception {
-        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
-        Files.createDirectories(home.resolve(".nvidb"));
-        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        env = CliRun.localQueue(home);
     }
 
     @ParameterizedTest(name = "{0} ''{1}''")

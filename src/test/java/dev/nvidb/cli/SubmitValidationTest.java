@@ -30,9 +30,7 @@ class SubmitValidationTest {
 
     @BeforeEach
     void queueWithOneJob() throws Exception {
-        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
-        Files.createDirectories(home.resolve(".nvidb"));
-        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        env = CliRun.localQueue(home);
         assertEquals(0, CliRun.run(env, "job", "submit", "--no-tick", "--gpus", "0", "--", "true").exitCode());
         Files.write(home.resolve("nul.sh"), "echo a\0b\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         Files.write(home.resolve("latin1.sh"), new byte[] {'e', 'c', 'h', 'o', ' ', (byte) 0xe9, '\n'});

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,9 +23,7 @@ class SubmitWordsTest {
 
     @BeforeEach
     void queue() throws Exception {
-        env = Map.of("HOME", home.toString(), "NVIDB_HOME", home.resolve(".nvidb").toString());
-        Files.createDirectories(home.resolve(".nvidb"));
-        Files.writeString(home.resolve(".nvidb/queue.yml"), "queue:\n  local_node_name: here\n");
+        env = CliRun.localQueue(home);
     }
 
     private String stored(String... words) throws Exception {
