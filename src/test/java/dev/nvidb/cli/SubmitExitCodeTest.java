@@ -44,6 +44,31 @@ class SubmitExitCodeTest {
         Thread.interrupted();
     }
 
+    /**
+     * The submits launched their jobs on this machine, detached: wait (with a deadline) until no
+     * wrapper or job still works in the queue's directories, so the temporary home can be removed.
+     */
+    @AfterEach
+    void awaitDetachedJobs() throws Exception {
+        String root = home.toRealPath().toString();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && workingUnder(root)) {
+            Thread.sleep(50); // a poll with a deadline
+        }
+    }
+
+    private static boolean workingUnder(String root) {
+        try (var processes = ProcessHandle.allProcesses()) {
+            return processes.anyMatch(process -> {
+                try {
+                    return Files.readSymbolicLink(Path.of("/proc/" + process.pid() + "/cwd")).toString().startsWith(root);
+                } catch (Exception e) {
+                    return false; // gone, or not ours to read
+                }
+            });
+        }
+    }
+
     private void sql(String statement) throws Exception {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + home.resolve(".nvidb/queue.db"));
              Statement sql = connection.createStatement()) {
