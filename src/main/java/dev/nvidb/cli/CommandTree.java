@@ -46,6 +46,7 @@ final class CommandTree {
                     leaf("alerts", QueueAlertsCommand.class),
                     leaf("ack", QueueAckCommand.class),
                     leaf("tick", QueueTickCommand.class),
+                    leaf("daemon", QueueDaemonCommand.class),
                     leaf("events", QueueEventsCommand.class),
                     leaf("drain", QueueNodeAdminCommand.Drain.class),
                     leaf("resume", QueueNodeAdminCommand.Resume.class),

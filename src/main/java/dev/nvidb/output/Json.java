@@ -21,6 +21,10 @@ public final class Json {
 
     private static final ObjectMapper COMPACT = new ObjectMapper();
 
+    private static final ObjectMapper LINE = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
     private Json() {
     }
 
@@ -62,6 +66,15 @@ public final class Json {
             return COMPACT.writeValueAsString(value instanceof String text ? MAPPER.readTree(text) : value);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** A document as {@link #write} prints it, on one line: for streams of documents (JSON lines). */
+    public static String line(Object document) {
+        try {
+            return LINE.writeValueAsString(document);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render " + document.getClass().getSimpleName() + " as JSON", e);
         }
     }
 

@@ -59,6 +59,21 @@ public final class JsonCommands {
                          List<String> skipped, List<Long> settled, List<Long> placed, long durationMs) {
     }
 
+    /**
+     * {@code nvidb queue daemon --json}: one pass, one line.
+     *
+     * @param startedAt when the pass began, in seconds since the epoch
+     * @param error     why the pass failed, or null
+     * @param tick      its scheduler pass, or null when the pass failed first
+     */
+    public record DaemonPassed(int schemaVersion, boolean ok, java.math.BigDecimal startedAt, String error,
+                               Ticked tick) {
+
+        public static DaemonPassed of(boolean ok, java.time.Instant startedAt, String error, Ticked tick) {
+            return new DaemonPassed(Json.SCHEMA_VERSION, ok, JsonJob.seconds(startedAt), error, tick);
+        }
+    }
+
     /** {@code nvidb trust --json}: the key seen and whether it was recorded. */
     public record Trusted(int schemaVersion, boolean ok, String node, String address, String keyType,
                           String fingerprint, String status, boolean recorded) {

@@ -95,6 +95,10 @@ public final class Queue implements AutoCloseable {
         return new Ticking(engine, pause);
     }
 
+    public Daemon daemon() {
+        return new Daemon(ticking(), engine.clock(), pause);
+    }
+
     @Override
     public void close() {
         engine.close();

@@ -1,0 +1,94 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonCommands;
+import dev.nvidb.output.Printable;
+import dev.nvidb.queue.DaemonPass;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.TickResult;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nvidb queue daemon [--interval S] [--once] [--no-notify]}: tick on a timer. Text mode
+ * prints a line for each pass that changed something or failed (the keeper's log); {@code --json}
+ * prints one JSON document per pass, one per line.
+ */
+@Command(name = "daemon", description = "Keep the queue moving: tick every interval (the keeper runs this).",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue daemon",
+                "  nvidb queue daemon --interval 5",
+                "  nvidb queue daemon --once --json     # a single pass, for cron"})
+final class QueueDaemonCommand implements Callable<Integer> {
+
+    /** Seconds between passes when {@code --interval} is not given. */
+    static final double DEFAULT_INTERVAL = 15;
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Option(names = "--interval", paramLabel = "S", converter = NumberOption.Interval.class,
+            description = "Seconds between passes (default: 15).")
+    Double interval;
+
+    @Option(names = "--once", description = "Run one pass and exit: 0 when every node answered, 1 otherwise.")
+    boolean once;
+
+    @Option(names = "--no-notify", description = "Tick only; leave alerts for a later pass to deliver.")
+    boolean noNotify;
+
+    QueueDaemonCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        if (options.noTick) {
+            throw new UsageException("queue daemon ticks; --no-tick makes no sense here", "leave out --no-tick");
+        }
+        Duration every = Duration.ofMillis(Math.round((interval == null ? DEFAULT_INTERVAL : interval) * 1000));
+        try (Wiring wiring = new Wiring(context)) {
+            Queue queue = wiring.queue(options);
+            if (once) {
+                DaemonPass pass = queue.daemon().pass();
+                print(pass, true);
+                return ExitCodes.okOr(pass.ok(), ExitCodes.Outcome.FAILED);
+            }
+            if (!options.json) {
+                context.err().println("nvidb: queue daemon: a pass every " + every.toMillis() / 1000.0 + " s on "
+                        + queue.ticking().databaseFile() + "; Ctrl-C stops it");
+            }
+            queue.daemon().run(every, pass -> {
+                print(pass, false);
+                return true;
+            });
+            return ExitCodes.ok();
+        }
+    }
+
+    private void print(DaemonPass pass, boolean always) {
+        TickResult tick = pass.tick();
+        if (options.json) {
+            JsonCommands.DaemonPassed document = JsonCommands.DaemonPassed.of(pass.ok(), pass.startedAt(),
+                    pass.error(), tick == null ? null : new JsonCommands.Ticked(Json.SCHEMA_VERSION,
+                    tick.failed().isEmpty(), tick.ran(), tick.answered(), tick.failed(), tick.skipped(),
+                    tick.settled(), tick.placed(), tick.duration().toMillis()));
+            context.out().println(always ? Json.write(document) : Json.line(document));
+        } else if (pass.error() != null) {
+            context.out().println(pass.startedAt() + " pass failed: " + Printable.of(pass.error()));
+        } else if (always || !tick.settled().isEmpty() || !tick.placed().isEmpty() || !tick.failed().isEmpty()) {
+            StringBuilder line = new StringBuilder(pass.startedAt() + " tick: " + tick.answered().size()
+                    + " nodes answered, " + tick.settled().size() + " jobs settled, " + tick.placed().size()
+                    + " placed, in " + tick.duration().toMillis() + " ms");
+            tick.failed().forEach(failure -> line.append("; not answering: ").append(Printable.of(failure)));
+            context.out().println(line);
+        }
+        context.out().flush();
+    }
+}
