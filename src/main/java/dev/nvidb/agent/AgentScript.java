@@ -62,8 +62,17 @@ public final class AgentScript {
                 + " --format=csv,noheader,nounits 2>/dev/null; echo '#end'";
     }
 
+    /**
+     * The shell line for a resident agent (a daemon's): python3 runs the agent in {@code --serve}
+     * mode, answering one request line per reply line until its input ends. Without python3 it
+     * fails at once, and the caller goes back to one-shot probes (with their nvidia-smi fallback).
+     */
+    public String serveCommand() {
+        return "exec python3 -S -c '" + BOOTSTRAP + "' --serve";
+    }
+
     /** What to write on standard input first: the byte count, a newline, the script. */
-    private byte[] preamble() {
+    public byte[] preamble() {
         byte[] count = (script.length + "\n").getBytes(StandardCharsets.US_ASCII);
         byte[] out = Arrays.copyOf(count, count.length + script.length);
         System.arraycopy(script, 0, out, count.length, script.length);

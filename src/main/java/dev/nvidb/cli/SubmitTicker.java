@@ -30,10 +30,13 @@ final class SubmitTicker {
                 && Files.isExecutable(Path.of(launcher));
     }
 
-    /** Makes sure a ticker runs for the queue's database; false when it could not be started. */
+    /**
+     * Makes sure something places the new job soon: the queue's daemon, woken, when one runs;
+     * otherwise a ticker for the queue's database. False when neither could be arranged.
+     */
     static boolean ensure(Context context, Ticking ticking, boolean local) {
         String launcher = context.environment().get(LAUNCHER);
-        if (!ticking.submitTickerIdle()) {
+        if (ticking.wakeDaemon() || !ticking.submitTickerIdle()) {
             return true;
         }
         Path database = ticking.databaseFile();

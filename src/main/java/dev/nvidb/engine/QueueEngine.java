@@ -1,11 +1,14 @@
 package dev.nvidb.engine;
 
 import dev.nvidb.store.Database;
+import dev.nvidb.store.MetaStore;
 import dev.nvidb.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,6 +24,9 @@ public final class QueueEngine implements AutoCloseable {
     private final Clock clock;
     private final TickSettings settings;
     private final TickClient client;
+    private final DaemonLink daemon;
+    /** The warm path this engine serves (it is the daemon's): its ticks run here, never ask the socket. */
+    private volatile DaemonServer serving;
 
     public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
         this(database, nodes, clock, settings, TickClient.quiet());
@@ -33,6 +39,7 @@ public final class QueueEngine implements AutoCloseable {
         this.clock = clock;
         this.settings = settings;
         this.client = client;
+        this.daemon = new DaemonLink(database.file());
     }
 
     public Database database() {
@@ -61,6 +68,9 @@ public final class QueueEngine implements AutoCloseable {
      * requeue); a node that does not answer gets them from the first probe that reaches it.
      */
     public void reapNow(List<String> nodeNames) {
+        if (!nodeNames.isEmpty() && askDaemon() && daemon.sync(false, tickWait()).isPresent()) {
+            return; // the daemon's pass sent them over its open connections, as every tick sends owed kills
+        }
         new Reaper(database, nodes, settings, clock).reapNow(nodeNames);
     }
 
@@ -92,11 +102,69 @@ public final class QueueEngine implements AutoCloseable {
         return tick(TickMode.IF_DUE, freshness.compareTo(configured) < 0 ? freshness : configured);
     }
 
+    /**
+     * Asks the queue's daemon, when one serves this database, for a pass soon and returns at
+     * once; false when none took the request (the caller then ticks, or starts a ticker).
+     */
+    public boolean wakeDaemon() {
+        return askDaemon() && daemon.wake();
+    }
+
+    /** Whether a tick of this engine may be handed to a daemon: one seems to serve, and it is not this engine. */
+    private boolean askDaemon() {
+        DaemonServer own = serving;
+        return (own == null || !own.open()) && daemon.present();
+    }
+
+    /** True when a daemon seems to serve this database (its socket exists): commands then ask it to tick. */
+    public boolean daemonPresent() {
+        return askDaemon();
+    }
+
+    /**
+     * The report of the daemon's next pass, one that starts after this call; empty when no
+     * daemon answered in time (or none serves this database).
+     */
+    public Optional<TickReport> tickByDaemon() {
+        return askDaemon() ? daemon.sync(false, tickWait()) : Optional.empty();
+    }
+
+    private Duration tickWait() {
+        Duration lease = Duration.ofSeconds(Math.max(5, settings.queue().leaseSeconds()));
+        return lease.plus(settings.nodeTimeout()).plus(settings.nodeTimeout());
+    }
+
+    /** Starts serving this database's warm path; empty when another daemon serves it (see {@link DaemonServer}). */
+    public Optional<DaemonServer> serveDaemon() {
+        Optional<DaemonServer> started = DaemonServer.start(database.file());
+        started.ifPresent(server -> serving = server);
+        return started;
+    }
+
     private TickReport tick(TickMode mode, Duration minInterval) {
         Duration lease = Duration.ofSeconds(Math.max(5, settings.queue().leaseSeconds()));
-        Duration wait = lease.plus(settings.nodeTimeout()).plus(settings.nodeTimeout());
+        Duration wait = tickWait();
+        if (askDaemon()) {
+            // The warm path: the daemon's open SSH sessions tick in tenths of a second what this
+            // process would need a second or more of connecting for. No answer: tick here as ever.
+            if (mode == TickMode.IF_DUE && freshEnough(minInterval)) {
+                return TickReport.notRun();
+            }
+            Optional<TickReport> answered = daemon.sync(mode == TickMode.IF_DUE, wait);
+            if (answered.isPresent()) {
+                return answered.get();
+            }
+        }
         TickGuard guard = new TickGuard(database, clock, lease, minInterval, wait, client);
         return guard.run(mode, () -> new Tick(database, nodes, settings, clock).run()).orElse(TickReport.notRun());
+    }
+
+    /** Whether a tick ended within {@code minInterval} (as {@link TickGuard} decides, without taking the lease). */
+    private boolean freshEnough(Duration minInterval) {
+        MetaStore meta = new MetaStore(database);
+        Instant now = clock.instant();
+        return database.read("read the last tick", conn -> TickGuard.fresh(TickMode.IF_DUE, now, now, minInterval,
+                meta.getInstant(conn, MetaStore.LAST_TICK_STARTED_AT), meta.getInstant(conn, MetaStore.LAST_TICK_AT)));
     }
 
     @Override

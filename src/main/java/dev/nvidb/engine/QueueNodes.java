@@ -7,6 +7,7 @@ import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeDirectory;
+import dev.nvidb.node.ResidentAgents;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ public final class QueueNodes {
     private final String localJobRoot;
     private final Supplier<NodeDirectory> directory;
     private List<Node> nodes;
+    private volatile ResidentAgents residents;
 
     public QueueNodes(NvidbConfig config, Supplier<NodeDirectory> directory, String defaultLocalName) {
         QueueConfig queue = config.queue();
@@ -64,6 +66,19 @@ public final class QueueNodes {
     /** The job root on {@code node}: {@code job_root}, or for this machine see {@link #localJobRoot}. */
     public String jobRoot(String node) {
         return node.equals(localName) ? localJobRoot : jobRoot;
+    }
+
+    /**
+     * Keeps an agent running on each node between ticks ({@code queue daemon}); null goes back
+     * to one exec per request. The caller owns {@code residents} and closes it.
+     */
+    public void keepAgents(ResidentAgents residents) {
+        this.residents = residents;
+    }
+
+    /** The resident agents ticks ask, or null when every request is a one-shot exec. */
+    ResidentAgents residents() {
+        return residents;
     }
 
     /** The name of this machine as a queue node; empty when the queue has no local node. */

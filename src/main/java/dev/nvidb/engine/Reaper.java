@@ -74,7 +74,7 @@ final class Reaper {
             return answered;
         }
         Settler settler = new Settler(database, new Alerts(new AlertStore(database)));
-        for (NodeAnswer answer : new ProbeRound(settings.agent(), settings.nodeTimeout()).run(requests).values()) {
+        for (NodeAnswer answer : new ProbeRound(settings.agent(), settings.nodeTimeout(), nodes.residents()).run(requests).values()) {
             if (!answer.answered() || !answer.reply().agentAnswered()) {
                 continue;
             }
@@ -145,7 +145,7 @@ final class Reaper {
         }
         int done = 0;
         Instant now = clock.instant();
-        for (NodeAnswer answer : new ProbeRound(settings.agent(), settings.nodeTimeout()).run(requests).values()) {
+        for (NodeAnswer answer : new ProbeRound(settings.agent(), settings.nodeTimeout(), nodes.residents()).run(requests).values()) {
             if (!answer.answered()) {
                 continue;
             }

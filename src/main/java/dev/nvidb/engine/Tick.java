@@ -72,7 +72,7 @@ final class Tick {
         this.reaps = new ReapStore(database);
         this.alerts = new Alerts(new AlertStore(database));
         this.settler = new Settler(database, alerts);
-        this.round = new ProbeRound(settings.agent(), settings.nodeTimeout());
+        this.round = new ProbeRound(settings.agent(), settings.nodeTimeout(), nodes.residents());
     }
 
     TickReport run() {
@@ -98,7 +98,12 @@ final class Tick {
             }
         }
         giveUpOnSkipped(skipped, state, now);
-        List<Long> cancelled = new Reaper(database, nodes, settings, clock).cancelOwed(told, now);
+        Reaper reaper = new Reaper(database, nodes, settings, clock);
+        List<Long> cancelled = reaper.cancelOwed(told, now);
+        if (!cancelled.isEmpty()) {
+            // Their kills go now, not with the next probe: the person who cancelled waits for this pass.
+            reaper.reapNow(answered(answers));
+        }
         settled.addAll(cancelled);
         relaunch.values().forEach(jobs -> jobs.removeIf(job -> cancelled.contains(job.id())));
         Planned planned = plan(answers, now);

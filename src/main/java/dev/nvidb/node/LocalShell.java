@@ -64,7 +64,72 @@ public final class LocalShell implements NodeShell {
         return new CommandResult(process.exitValue(), stdout.toByteArray(), stderr.toByteArray());
     }
 
-    private static Thread pump(InputStream from, ByteArrayOutputStream to) {
+    @Override
+    public java.util.Optional<AgentPipe> start(String command) {
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", command);
+        builder.environment().putAll(environment);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new NodeException(name + ": cannot start /bin/sh: " + e.getMessage(), null, e);
+        }
+        Tail stderr = new Tail();
+        pump(process.getErrorStream(), stderr);
+        return java.util.Optional.of(new AgentPipe() {
+            @Override
+            public OutputStream stdin() {
+                return process.getOutputStream();
+            }
+
+            @Override
+            public InputStream stdout() {
+                return process.getInputStream();
+            }
+
+            @Override
+            public String stderrTail() {
+                return stderr.text();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    process.getOutputStream().close();
+                } catch (IOException e) {
+                    // already gone
+                }
+                process.destroy();
+            }
+        });
+    }
+
+    /** The last few KiB written to it: a resident command's standard error, never growing without bound. */
+    private static final class Tail extends OutputStream {
+        private static final int LIMIT = 8192;
+        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        @Override
+        public synchronized void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] data, int offset, int length) {
+            bytes.write(data, offset, length);
+            if (bytes.size() > 2 * LIMIT) {
+                byte[] all = bytes.toByteArray();
+                bytes.reset();
+                bytes.write(all, all.length - LIMIT, LIMIT);
+            }
+        }
+
+        synchronized String text() {
+            return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private static Thread pump(InputStream from, OutputStream to) {
         Thread thread = new Thread(() -> {
             try (from) {
                 from.transferTo(to);

@@ -12,6 +12,15 @@ public interface NodeShell {
     /** Runs {@code command} with {@code sh -c} semantics, feeding {@code stdin} then closing it. */
     CommandResult run(String command, byte[] stdin, Duration timeout);
 
+    /**
+     * Starts {@code command} and leaves it running with its input and output open (the resident
+     * agent of a daemon). A shell that cannot keep a command running answers empty, and its
+     * callers run one command per request as before.
+     */
+    default java.util.Optional<AgentPipe> start(String command) {
+        return java.util.Optional.empty();
+    }
+
     /** Where the node is, for display: an address, or "local". */
     String address();
 }

@@ -24,6 +24,32 @@ public final class SshShell implements NodeShell {
     }
 
     @Override
+    public java.util.Optional<AgentPipe> start(String command) {
+        dev.nvidb.ssh.RemoteProcess process = pool.start(target, command);
+        return java.util.Optional.of(new AgentPipe() {
+            @Override
+            public java.io.OutputStream stdin() {
+                return process.stdin();
+            }
+
+            @Override
+            public java.io.InputStream stdout() {
+                return process.stdout();
+            }
+
+            @Override
+            public String stderrTail() {
+                return process.stderrTail();
+            }
+
+            @Override
+            public void close() {
+                process.close();
+            }
+        });
+    }
+
+    @Override
     public String address() {
         String known = address;
         if (known == null) {

@@ -1,10 +1,16 @@
 package dev.nvidb.queue;
 
+import dev.nvidb.engine.DaemonServer;
+import dev.nvidb.engine.QueueEngine;
+import dev.nvidb.engine.TickMode;
+import dev.nvidb.engine.TickReport;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
+import dev.nvidb.node.ResidentAgents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -12,32 +18,70 @@ import java.util.function.Predicate;
  * settling and enforcing timeouts), then does what the pass owes besides. A pass that fails
  * (the database busy past its timeout, a node layer error) is reported and the next pass
  * runs as usual: an unattended daemon outlives a bad minute.
+ *
+ * <p>While it runs, the daemon serves the warm path ({@link DaemonServer}): its SSH sessions,
+ * and an agent on each node ({@link ResidentAgents}), stay open between passes, and a command that needs a tick asks it for one instead of
+ * connecting to every node itself; such a request starts the next pass at once.
  */
 public final class Daemon {
 
-    private final Ticking ticking;
+    private final QueueEngine engine;
     private final Clock clock;
     private final Pause pause;
+    private DaemonServer server;
 
-    Daemon(Ticking ticking, Clock clock, Pause pause) {
-        this.ticking = ticking;
-        this.clock = clock;
+    Daemon(QueueEngine engine, Pause pause) {
+        this.engine = engine;
+        this.clock = engine.clock();
         this.pause = pause;
     }
 
     /** One pass now. */
     public DaemonPass pass() {
         Instant started = clock.instant();
-        TickResult tick = ticking.now();
+        TickResult tick = tick();
         return new DaemonPass(started, tick, null);
+    }
+
+    /** The pass's tick; commands waiting on the warm path are answered as soon as it ends. */
+    private TickResult tick() {
+        long number = server == null ? 0 : server.passStarting();
+        TickReport report = null;
+        try {
+            report = engine.tick(TickMode.FORCE);
+            return Ticking.result(report);
+        } finally {
+            if (server != null) {
+                server.tickEnded(number, report);
+            }
+        }
     }
 
     /**
      * Passes every {@code interval} (measured from the start of one pass to the start of the
-     * next) until {@code each} answers false or the pause is interrupted. A pass that throws
-     * is given to {@code each} as a failed pass, and the loop goes on.
+     * next, or sooner when a command asks) until {@code each} answers false or the wait is
+     * interrupted. A pass that throws is given to {@code each} as a failed pass, and the loop
+     * goes on.
      */
     public void run(Duration interval, Predicate<DaemonPass> each) {
+        Optional<DaemonServer> serving = engine.serveDaemon();
+        server = serving.orElse(null);
+        try (ResidentAgents residents = new ResidentAgents(engine.settings().agent())) {
+            engine.nodes().keepAgents(residents);
+            loop(interval, each);
+        } finally {
+            engine.nodes().keepAgents(null);
+            serving.ifPresent(DaemonServer::close);
+            server = null;
+        }
+    }
+
+    /** True when this daemon serves the warm path (false when another daemon already does). */
+    public boolean serving() {
+        return server != null;
+    }
+
+    private void loop(Duration interval, Predicate<DaemonPass> each) {
         while (true) {
             Instant started = clock.instant();
             DaemonPass done;
@@ -53,7 +97,12 @@ public final class Daemon {
             }
             Duration spent = Duration.between(started, clock.instant());
             Duration left = interval.minus(spent);
-            pause.pause(left.isNegative() ? Duration.ZERO : left);
+            left = left.isNegative() ? Duration.ZERO : left;
+            if (server != null) {
+                server.awaitRequest(left);
+            } else {
+                pause.pause(left);
+            }
         }
     }
 }

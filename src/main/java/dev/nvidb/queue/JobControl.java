@@ -54,6 +54,9 @@ public final class JobControl {
         for (long id : new LinkedHashSet<>(ids)) {
             store.findJob(id).filter(job -> job.job().state() == JobState.RUNNING).ifPresent(running::add);
         }
+        if (!running.isEmpty() && engine.daemonPresent()) {
+            return cancelThroughDaemon(ids, running);
+        }
         Set<Long> told = running.isEmpty() ? Set.of() : engine.settleNow(running);
         for (long id : ids) {
             Job job = reading.getJob(id).job();
@@ -81,6 +84,51 @@ public final class JobControl {
                     : "job " + id + " changed meanwhile: now " + after.state().key()));
         }
         engine.reapNow(List.copyOf(touched));
+        return changes;
+    }
+
+    /**
+     * A cancel on the warm path: every running job gets its cancel recorded as owed, and the
+     * daemon's next pass (over its open connections) settles each by its exit file or cancels
+     * and kills it, exactly as a tick that reaches a node with an owed cancel does. What the
+     * pass decided is then read back. A daemon that does not answer leaves the cancels owed, as
+     * a node that does not answer would.
+     */
+    private List<JobChange> cancelThroughDaemon(List<Long> ids, List<StoredJob> running) {
+        Set<Long> runningIds = new LinkedHashSet<>();
+        for (StoredJob job : running) {
+            if (transitions.requestCancel(job.id(), Expected.of(job.job()), "cancelled by request", now())) {
+                runningIds.add(job.id());
+            }
+        }
+        List<JobChange> changes = new ArrayList<>();
+        Set<Long> pendingDone = new LinkedHashSet<>();
+        for (long id : new LinkedHashSet<>(ids)) {
+            Job job = reading.getJob(id).job();
+            if (!runningIds.contains(id) && !job.state().finished() && job.state() != JobState.RUNNING) {
+                if (transitions.cancel(id, Expected.of(job), "cancelled by request", now())) {
+                    pendingDone.add(id);
+                }
+            }
+        }
+        engine.tickByDaemon();
+        for (long id : ids) {
+            Job after = reading.getJob(id).job();
+            if (pendingDone.contains(id) || runningIds.contains(id) && after.state() == JobState.CANCELLED) {
+                changes.add(new JobChange(id, true, after.state().key(), "cancelled job " + id));
+            } else if (runningIds.contains(id) && after.state() == JobState.RUNNING) {
+                String node = after.assignment().node();
+                changes.add(new JobChange(id, true, after.state().key(), "job " + id + ": node " + node
+                        + " did not answer; it is cancelled when " + node + " answers, unless it ended first"));
+            } else if (after.state().finished()) {
+                changes.add(new JobChange(id, false, after.state().key(), "job " + id + " already ended: "
+                        + after.state().key() + (runningIds.contains(id) && after.exitCode() != null
+                        ? " (exit " + after.exitCode() + ")" : "")));
+            } else {
+                changes.add(new JobChange(id, false, after.state().key(), "job " + id + " changed meanwhile: now "
+                        + after.state().key()));
+            }
+        }
         return changes;
     }
 

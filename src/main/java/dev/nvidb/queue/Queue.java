@@ -96,7 +96,7 @@ public final class Queue implements AutoCloseable {
     }
 
     public Daemon daemon() {
-        return new Daemon(ticking(), engine.clock(), pause);
+        return new Daemon(engine, pause);
     }
 
     @Override

@@ -43,6 +43,14 @@ public final class Ticking {
         return SubmitTicks.run(engine, linger);
     }
 
+    /**
+     * Asks the queue's daemon for a pass soon, without waiting: true when a daemon serves this
+     * database and took the request (a submit then needs no ticker of its own).
+     */
+    public boolean wakeDaemon() {
+        return engine.wakeDaemon();
+    }
+
     /** True when no submit ticker runs for this queue's database, so a submitter should start one. */
     public boolean submitTickerIdle() {
         return SubmitTicks.idle(engine.database().file());
@@ -68,7 +76,7 @@ public final class Ticking {
         }
     }
 
-    private static TickResult result(TickReport report) {
+    static TickResult result(TickReport report) {
         return new TickResult(report.ran(), report.answered(), report.failed(), report.skipped(), report.settled(),
                 report.placed(), report.duration());
     }

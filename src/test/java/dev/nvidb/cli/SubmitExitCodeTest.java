@@ -50,6 +50,11 @@ class SubmitExitCodeTest {
      */
     @AfterEach
     void awaitDetachedJobs() throws Exception {
+        awaitDetachedJobsUnder(home);
+    }
+
+    /** As {@link #awaitDetachedJobs}, for the jobs another test launched under {@code home}. */
+    static void awaitDetachedJobsUnder(Path home) throws Exception {
         String root = home.toRealPath().toString();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline && workingUnder(root)) {
@@ -57,7 +62,7 @@ class SubmitExitCodeTest {
         }
     }
 
-    private static boolean workingUnder(String root) {
+    static boolean workingUnder(String root) {
         try (var processes = ProcessHandle.allProcesses()) {
             return processes.anyMatch(process -> {
                 try {

@@ -1,0 +1,269 @@
+package dev.nvidb.engine;
+
+import dev.nvidb.error.InterruptedByUser;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
+
+/**
+ * The daemon's side of the warm path: a Unix socket beside the queue database (mode 0600,
+ * answering only its owner) through which a command asks the daemon for a pass instead of
+ * opening SSH connections of its own. The daemon's loop waits on {@link #awaitRequest} between
+ * passes and tells this server when a pass starts and when its tick has ended; a command that
+ * asked is answered with that tick's report.
+ *
+ * <p>One daemon serves a database: the server holds a lock file for its life (the kernel drops
+ * it when the process dies), and only the holder removes a socket left by a killed daemon.
+ */
+public final class DaemonServer implements AutoCloseable {
+
+    private static final int MAX_REQUEST = 64;
+
+    private final Path database;
+    private final Path socket;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final ServerSocketChannel server;
+    private final UserPrincipal owner;
+    private final Thread acceptor;
+
+    private final Object monitor = new Object();
+    private long requested;
+    private long started;
+    private long ticked;
+    private TickReport lastReport;
+    private boolean closed;
+
+    private DaemonServer(Path database, Path socket, FileChannel lockChannel, FileLock lock, ServerSocketChannel server,
+                         UserPrincipal owner) {
+        this.database = database;
+        this.socket = socket;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.server = server;
+        this.owner = owner;
+        this.acceptor = new Thread(this::accept, "daemon-socket");
+        this.acceptor.setDaemon(true);
+    }
+
+    /**
+     * Starts serving {@code database}; empty when another daemon already serves it or the
+     * socket cannot be made here (a path too long for a Unix socket, a file system without
+     * them): the daemon then still ticks on its timer, and commands tick for themselves.
+     */
+    public static Optional<DaemonServer> start(Path database) {
+        Path absolute = database.toAbsolutePath();
+        Path socket = DaemonWire.socket(absolute);
+        FileChannel lockChannel = null;
+        try {
+            lockChannel = FileChannel.open(DaemonWire.lock(absolute), Set.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            FileLock lock = lockChannel.tryLock();
+            if (lock == null) {
+                lockChannel.close();
+                return Optional.empty();
+            }
+            Files.deleteIfExists(socket); // left by a daemon that was killed: we hold the lock now
+            ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            try {
+                server.bind(UnixDomainSocketAddress.of(socket));
+                Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+                UserPrincipal owner = Files.getOwner(socket);
+                DaemonServer started = new DaemonServer(absolute, socket, lockChannel, lock, server, owner);
+                started.acceptor.start();
+                return Optional.of(started);
+            } catch (IOException | RuntimeException e) {
+                server.close();
+                Files.deleteIfExists(socket);
+                throw e;
+            }
+        } catch (IOException | OverlappingFileLockException | UnsupportedOperationException e) {
+            closeQuietly(lockChannel);
+            return Optional.empty();
+        }
+    }
+
+    /** True until {@link #close}. */
+    boolean open() {
+        synchronized (monitor) {
+            return !closed;
+        }
+    }
+
+    /**
+     * Waits until a command asks for a pass or {@code timeout} passes; true when asked. An
+     * interrupt (Ctrl-C) ends the daemon.
+     */
+    public boolean awaitRequest(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (monitor) {
+            while (requested <= started && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    monitor.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedByUser("interrupted between daemon passes", e);
+                }
+            }
+            return requested > started;
+        }
+    }
+
+    /** A pass begins; returns its number, for {@link #tickEnded}. */
+    public long passStarting() {
+        synchronized (monitor) {
+            return ++started;
+        }
+    }
+
+    /** The tick of pass {@code pass} has ended ({@code report} null when it failed): its askers are answered. */
+    public void tickEnded(long pass, TickReport report) {
+        synchronized (monitor) {
+            ticked = Math.max(ticked, pass);
+            lastReport = report;
+            monitor.notifyAll();
+        }
+    }
+
+    private void accept() {
+        while (true) {
+            SocketChannel client;
+            try {
+                client = server.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            Thread handler = new Thread(() -> answer(client), "daemon-client");
+            handler.setDaemon(true);
+            handler.start();
+        }
+    }
+
+    private void answer(SocketChannel client) {
+        try (client) {
+            if (!fromOwner(client)) {
+                return;
+            }
+            String request = readLine(client);
+            String reply;
+            if (DaemonWire.WAKE.equals(request)) {
+                request(false);
+                reply = DaemonWire.OK + "\n";
+            } else if (DaemonWire.SYNC.equals(request) || DaemonWire.FRESH.equals(request)) {
+                TickReport report = awaitTick(request(DaemonWire.FRESH.equals(request)));
+                reply = report == null ? DaemonWire.FAILED + "\n" : DaemonWire.encode(report);
+            } else {
+                reply = "error unknown request\n";
+            }
+            ByteBuffer bytes = ByteBuffer.wrap(reply.getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                client.write(bytes);
+            }
+        } catch (IOException | RuntimeException e) {
+            // A client that went away, or a request we could not read: it falls back to ticking itself.
+        }
+    }
+
+    /**
+     * Records a request; returns the pass whose tick answers it: one that starts after it, or,
+     * for {@code current} (a reader content with a pass under way), the one running now.
+     */
+    private long request(boolean current) {
+        synchronized (monitor) {
+            long target = current && started > ticked ? started : started + 1;
+            requested = Math.max(requested, target);
+            monitor.notifyAll();
+            return target;
+        }
+    }
+
+    private TickReport awaitTick(long pass) {
+        synchronized (monitor) {
+            while (ticked < pass && !closed) {
+                try {
+                    monitor.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            return ticked >= pass ? lastReport : null;
+        }
+    }
+
+    private boolean fromOwner(SocketChannel client) {
+        try {
+            UnixDomainPrincipal peer = client.getOption(ExtendedSocketOptions.SO_PEERCRED);
+            return peer.user().equals(owner);
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    private static String readLine(SocketChannel client) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(MAX_REQUEST);
+        while (buffer.hasRemaining()) {
+            if (client.read(buffer) < 0) {
+                break;
+            }
+            byte[] seen = buffer.array();
+            for (int i = 0; i < buffer.position(); i++) {
+                if (seen[i] == '\n') {
+                    return new String(seen, 0, i, StandardCharsets.US_ASCII);
+                }
+            }
+        }
+        throw new IOException("no request line");
+    }
+
+    @Override
+    public void close() {
+        synchronized (monitor) {
+            closed = true;
+            monitor.notifyAll();
+        }
+        try {
+            server.close();
+            Files.deleteIfExists(socket);
+        } catch (IOException e) {
+            // The next daemon removes a stale socket under the lock.
+        }
+        try {
+            lock.release();
+        } catch (IOException e) {
+            // Closing the channel releases it too.
+        }
+        closeQuietly(lockChannel);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing to do
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.nvidb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The warm path end to end: a real {@code queue daemon} process that passes only when asked
+ * (its interval is an hour), and commands run as a user would run them. Every job here can only
+ * start, end or be cancelled because a command reached the daemon through its socket.
+ */
+class DaemonWarmPathTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path home;
+
+    private Map<String, String> env;
+    private Process daemon;
+
+    @BeforeEach
+    void startDaemon() throws Exception {
+        env = new HashMap<>(CliRun.localQueue(home));
+        // A submit that failed to wake the daemon would start this "ticker", which places nothing.
+        env.put(SubmitTicker.LAUNCHER, "/bin/true");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "dev.nvidb.cli.Main", "queue", "daemon", "--interval", "3600")
+                .redirectErrorStream(true).redirectOutput(home.resolve("daemon.log").toFile())
+                .redirectInput(new File("/dev/null"));
+        builder.environment().putAll(env);
+        daemon = builder.start();
+        Path socket = home.resolve(".nvidb/queue.db.daemon");
+        await(() -> Files.exists(socket), "the daemon's socket");
+    }
+
+    @AfterEach
+    void stopDaemon() throws Exception {
+        daemon.destroyForcibly().waitFor();
+        SubmitExitCodeTest.awaitDetachedJobsUnder(home);
+    }
+
+    @Test
+    void aSubmittedJobStartsThroughTheDaemonAndACancelStopsIt() throws Exception {
+        CliRun submit = CliRun.run(env, "job", "submit", "--json", "--gpus", "0", "--", "sleep", "120");
+        assertEquals(0, submit.exitCode(), submit.stderr());
+        long id = JSON.readTree(submit.stdout()).path("job").path("id").asLong();
+
+        JsonNode running = awaitJob(id, job -> job.path("state").asText().equals("running"));
+        assertEquals("here", running.path("node").asText());
+
+        CliRun cancel = CliRun.run(env, "job", "cancel", String.valueOf(id));
+        assertEquals(0, cancel.exitCode(), cancel.stdout() + cancel.stderr());
+        assertTrue((cancel.stdout() + cancel.stderr()).contains("cancelled job " + id), cancel.stdout() + cancel.stderr());
+        assertEquals("cancelled", job(id).path("state").asText());
+        SubmitExitCodeTest.awaitDetachedJobsUnder(home);
+        assertTrue(!SubmitExitCodeTest.workingUnder(home.toRealPath().toString()), "the job's processes are gone");
+    }
+
+    @Test
+    void submitWaitGetsItsExitCodeFromTheDaemonsPasses() {
+        CliRun ok = CliRun.run(env, "job", "submit", "--wait", "--gpus", "0", "--", "true");
+        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
+        CliRun failed = CliRun.run(env, "job", "submit", "--wait", "--gpus", "0", "--", "sh", "-c", "exit 3");
+        assertEquals(1, failed.exitCode(), failed.stdout() + failed.stderr());
+        CliRun alerts = CliRun.run(env, "queue", "alerts", "--no-tick");
+        assertEquals(1, alerts.exitCode(), "a failed job leaves an open alert: " + alerts.stdout());
+    }
+
+    @Test
+    void aKilledDaemonLeavesCommandsWorkingWithoutIt() throws Exception {
+        daemon.destroyForcibly().waitFor();
+        assertTrue(Files.exists(home.resolve(".nvidb/queue.db.daemon")), "a killed daemon leaves its socket");
+        Map<String, String> alone = new HashMap<>(env);
+        alone.put(SubmitTicker.MODE, "inline");
+        CliRun submit = CliRun.run(alone, "job", "submit", "--wait", "--gpus", "0", "--", "true");
+        assertEquals(0, submit.exitCode(), submit.stdout() + submit.stderr());
+    }
+
+    private JsonNode job(long id) throws Exception {
+        CliRun show = CliRun.run(env, "job", "show", String.valueOf(id), "--json", "--no-tick");
+        assertEquals(0, show.exitCode(), show.stderr());
+        return JSON.readTree(show.stdout()).path("job");
+    }
+
+    private JsonNode awaitJob(long id, Predicate<JsonNode> condition) throws Exception {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (true) {
+            JsonNode job = job(id);
+            if (condition.test(job)) {
+                return job;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + id + " never got there: " + job + "\n"
+                        + Files.readString(home.resolve("daemon.log")));
+            }
+            Thread.sleep(50); // a poll with a deadline
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(50); // a poll with a deadline
+        }
+    }
+}
