@@ -50,6 +50,7 @@ public final class DaemonServer implements AutoCloseable {
     private long ticked;
     private TickReport lastReport;
     private boolean closed;
+    private Thread shutdownHook;
 
     private DaemonServer(Path database, Path socket, FileChannel lockChannel, FileLock lock, ServerSocketChannel server,
                          UserPrincipal owner) {
@@ -88,6 +89,10 @@ public final class DaemonServer implements AutoCloseable {
                 UserPrincipal owner = Files.getOwner(socket);
                 DaemonServer started = new DaemonServer(absolute, socket, lockChannel, lock, server, owner);
                 started.acceptor.start();
+                // A daemon stopped by a signal (the keeper's stop) takes its socket with it.
+                Thread cleanup = new Thread(started::close, "daemon-socket-cleanup");
+                started.shutdownHook = cleanup;
+                Runtime.getRuntime().addShutdownHook(cleanup);
                 return Optional.of(started);
             } catch (IOException | RuntimeException e) {
                 server.close();
@@ -240,8 +245,19 @@ public final class DaemonServer implements AutoCloseable {
     @Override
     public void close() {
         synchronized (monitor) {
+            if (closed) {
+                return;
+            }
             closed = true;
             monitor.notifyAll();
+        }
+        Thread hook = shutdownHook;
+        if (hook != null && Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs (or ran) this close itself
+            }
         }
         try {
             server.close();
