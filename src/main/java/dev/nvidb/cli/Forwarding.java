@@ -161,8 +161,8 @@ final class Forwarding {
     private static StreamedCommand.Pty pty(Context context) {
         Map<String, String> env = context.environment();
         int[] size = context.streams().terminal().size();
-        int columns = number(env.get("COLUMNS"), size == null ? 80 : size[0]);
-        int rows = number(env.get("LINES"), size == null ? 24 : size[1]);
+        int columns = number(env.get("COLUMNS"), number(size == null ? null : Integer.toString(size[0]), 80));
+        int rows = number(env.get("LINES"), number(size == null ? null : Integer.toString(size[1]), 24));
         String type = env.getOrDefault("TERM", "xterm");
         return new StreamedCommand.Pty(type.isBlank() ? "xterm" : type, columns, rows);
     }
