@@ -62,7 +62,8 @@ class OpenSshRemoteIT {
         fakeNvidb = script(install.resolve("fake-nvidb"), """
                 #!/bin/sh
                 if [ "$1 $2 $3" = "queue keeper ensure" ]; then echo "keeper: cannot start (fake)"; exit 1; fi
-                if [ "$1" = "tty" ]; then tty; stty size; exit 0; fi
+                if [ "$2" = "tty" ]; then tty; stty size; exit 0; fi
+                if [ "$2" = "nap" ]; then exec sleep 301; fi
                 cat
                 exit 7
                 """);
@@ -249,5 +250,29 @@ class OpenSshRemoteIT {
         assertTrue(onTerminal.stdout().contains("/dev/pts/") && onTerminal.stdout().contains("31 101"), onTerminal.stdout());
         Ran piped = client(env, "job", "tty");
         assertTrue(piped.stdout().startsWith("not a tty"), piped.stdout());
+    }
+
+    /** On a terminal, Ctrl-C is a key for the far program: it interrupts it there, and its end comes back. */
+    @Test
+    void ctrlCOnATerminalInterruptsTheFarCommand() throws Exception {
+        Map<String, String> env = forwardingWith(fakeNvidb, "off");
+        String line = String.join(" ", nvidb("job", "nap").stream().map(word -> "'" + word + "'").toList())
+                + "; echo exit=$?";
+        Process onTerminal = start(env, null, List.of("script", "-qec", line, "/dev/null"));
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (pgrep("sleep 301") != 0) {
+                assertTrue(System.nanoTime() < deadline && onTerminal.isAlive(), "the far command runs");
+                LockSupport.parkNanos(100_000_000L);
+            }
+            onTerminal.getOutputStream().write(3);
+            onTerminal.getOutputStream().flush();
+            CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> read(onTerminal.getInputStream()));
+            assertTrue(onTerminal.waitFor(30, TimeUnit.SECONDS), "the client ends after Ctrl-C");
+            assertTrue(new String(out.join(), StandardCharsets.UTF_8).contains("exit=130"));
+            assertEquals(1, pgrep("sleep 301"), "the far command ended");
+        } finally {
+            onTerminal.destroyForcibly();
+        }
     }
 }
