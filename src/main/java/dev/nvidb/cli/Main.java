@@ -36,12 +36,14 @@ public final class Main {
      * forwarded line {@code exec}s, a child of the session) exits 130 once its parent is gone.
      */
     private static void endWithTheSession() {
-        ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
-        if (parent == null) {
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (parent <= 1) {
             return;
         }
+        // Our own parent pid, read afresh: it changes the moment the parent exits (a parent that
+        // is a zombie not yet reaped would still look alive).
         Thread watch = new Thread(() -> {
-            while (parent.isAlive()) {
+            while (ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) == parent) {
                 try {
                     Thread.sleep(500);
                 } catch (InterruptedException e) {
