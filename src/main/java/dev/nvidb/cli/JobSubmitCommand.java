@@ -175,7 +175,17 @@ final class JobSubmitCommand implements Callable<Integer> {
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         return new SubmitRequest(name, commandLine(wiring), gpus, vramMb, node, workdir, environment(), priority,
                 after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
-                context.environment());
+                submitEnvironment());
+    }
+
+    /** The environment recorded for a local-node job: this process's, less the mark of a forwarded command. */
+    private Map<String, String> submitEnvironment() {
+        if (!ForwardedLine.forwardedHere(context.environment())) {
+            return context.environment();
+        }
+        Map<String, String> environment = new LinkedHashMap<>(context.environment());
+        environment.remove(ForwardedLine.FORWARDED);
+        return environment;
     }
 
     private String commandLine(Wiring wiring) {
