@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.RemoteConfig;
 import dev.nvidb.error.ConfigException;
@@ -48,11 +49,13 @@ final class Forwarding {
             if (!mayForward(wiring, context.environment())) {
                 return Optional.empty();
             }
-            NvidbConfig config = wiring.config();
+            // Loaded quietly: a command that is not forwarded loads it again and prints its warnings.
+            NvidbConfig config = new ConfigLoader(wiring.home(), context.environment()).load();
             Optional<RemoteConfig> remote = config.findRemote();
             if (remote.isEmpty()) {
                 return Optional.empty();
             }
+            wiring.adopt(config);
             return Optional.of(run(context, json, wiring, remote.get(), ForwardedLine.shipScript(line, wiring.home())));
         } catch (NvidbException e) {
             if (ExitCodes.outcome(e) == ExitCodes.Outcome.INTERRUPTED) {
@@ -91,10 +94,15 @@ final class Forwarding {
         Runnable restore = pty == null ? () -> { } : streams.terminal().enterRaw();
         Thread restoreOnExit = new Thread(restore, "terminal-restore");
         Runtime.getRuntime().addShutdownHook(restoreOnExit);
-        try (StreamedCommand far = pool.stream(target, command, streams.in(), streams.out(), streams.err(), pty)) {
+        LineEnd err = new LineEnd(streams.err());
+        try (StreamedCommand far = pool.stream(target, command, streams.in(), streams.out(), err, pty)) {
             Thread resizer = pty == null ? null : resizer(streams.terminal(), far, pty);
             try {
-                return exitCode(context, json, remote, far.label(), far.waitForEnd());
+                StreamedCommand.Ending ending = far.waitForEnd();
+                if (err.midLine()) {
+                    context.err().println();   // what nvidb says next starts on a line of its own
+                }
+                return exitCode(context, json, remote, far.label(), ending);
             } finally {
                 if (resizer != null) {
                     resizer.interrupt();
@@ -134,8 +142,16 @@ final class Forwarding {
             throw new ConfigException("'" + remote.nvidb() + "' on the queue host " + host
                     + " is not an executable program (remote: nvidb in queue.yml)", fix(host));
         }
+        if (!NVIDB_CODES.contains(status)) {
+            context.err().println("nvidb: warning: '" + remote.nvidb() + "' on " + host + " exited " + status
+                    + ", a code nvidb never uses: is it nvidb? (remote: nvidb in queue.yml)");
+            context.err().flush();
+        }
         return status;
     }
+
+    /** The exit codes nvidb itself ends with (docs/exit-codes.md). */
+    private static final java.util.Set<Integer> NVIDB_CODES = java.util.Set.of(0, 1, 2, 70, 130);
 
     private static String fix(String host) {
         return "install nvidb on " + host + " and set its absolute path in queue.yml: remote: nvidb: /abs/path/to/nvidb"
@@ -196,6 +212,39 @@ final class Forwarding {
         thread.setDaemon(true);
         thread.start();
         return thread;
+    }
+
+    /** Passes bytes on and remembers whether the last one ended a line. */
+    private static final class LineEnd extends java.io.OutputStream {
+        private final java.io.OutputStream target;
+        private volatile int last = '\n';
+
+        LineEnd(java.io.OutputStream target) {
+            this.target = target;
+        }
+
+        boolean midLine() {
+            return last != '\n';
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            target.write(b);
+            last = b & 0xff;
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+            target.write(data, offset, length);
+            if (length > 0) {
+                last = data[offset + length - 1] & 0xff;
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            target.flush();
+        }
     }
 
     private static void flush(Streams streams) {

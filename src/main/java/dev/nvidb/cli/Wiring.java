@@ -53,6 +53,12 @@ final class Wiring implements AutoCloseable {
         return config;
     }
 
+    /** Uses {@code loaded} (read already, without printing) as this command's configuration, printing its warnings. */
+    void adopt(NvidbConfig loaded) {
+        config = loaded;
+        config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
+    }
+
     NodeDirectory nodes() {
         return new NodeDirectory(this::remoteShell, Map.of());
     }

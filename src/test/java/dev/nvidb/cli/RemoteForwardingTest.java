@@ -199,6 +199,9 @@ class RemoteForwardingTest {
         assertTrue(ran.stderr().startsWith("keeper: cannot start (fake)\n"), "the keeper's line is on stderr: " + ran.stderr());
         assertTrue(ran.stderr().contains("forwarded=1 home=" + queueHost.home() + "/elsewhere args=5|[job][result][7][--set][-]"),
                 ran.stderr());
+        assertTrue(ran.stderr().contains("\nnvidb: warning: '" + fake + "' on qhost (") && ran.stderr().endsWith(
+                ") exited 7, a code nvidb never uses: is it nvidb? (remote: nvidb in queue.yml)\n"),
+                "a program that is not nvidb is named: " + ran.stderr());
     }
 
     @Test

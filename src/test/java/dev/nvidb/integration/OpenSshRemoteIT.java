@@ -200,7 +200,8 @@ class OpenSshRemoteIT {
         Ran ran = finish(start(env, file.toFile(), nvidb("job", "result", "1", "--set", "-")));
         assertEquals(7, ran.code(), ran.err());
         assertArrayEquals(input, ran.out());
-        assertEquals("keeper: cannot start (fake)\n", ran.err());
+        assertTrue(ran.err().startsWith("keeper: cannot start (fake)\nnvidb: warning: '" + fakeNvidb + "' on "), ran.err());
+        assertEquals(2, ran.err().lines().count(), "the keeper's line and the warning about exit 7, nothing else: " + ran.err());
     }
 
     @Test
