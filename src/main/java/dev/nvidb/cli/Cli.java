@@ -30,6 +30,10 @@ public final class Cli {
      * a failure of its own, or into data, after restoring the thread's flag).
      */
     public static int run(Context context, String... given) {
+        java.util.Optional<Integer> forwarded = Forwarding.attempt(context, given);
+        if (forwarded.isPresent()) {
+            return forwarded.get();
+        }
         CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), given));
         String[] args = sharedOptionsAfterCommand(commandLine, given);
         String notText = notText(args);
@@ -73,8 +77,8 @@ public final class Cli {
         return null;
     }
 
-    /** Options every command takes that may also be given before or between the command words. */
-    private static final List<String> SHARED_OPTIONS = List.of("--json", "--verbose");
+    /** Options every (queue) command takes that may also be given before or between the command words. */
+    private static final List<String> SHARED_OPTIONS = List.of("--json", "--verbose", "--local");
 
     /**
      * {@code args} with {@code --json} and {@code --verbose} given before or between the command

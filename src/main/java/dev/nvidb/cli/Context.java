@@ -11,10 +11,18 @@ import java.util.Map;
  * @param out         stdout: data only
  * @param err         stderr: progress, warnings and errors
  * @param terminal    true when a person can be asked (a console is attached)
+ * @param streams     the same stdout and stderr as bytes, and stdin, for what passes bytes
+ *                    through unchanged (a forwarded command), and the terminal's controls
  */
-public record Context(Map<String, String> environment, PrintWriter out, PrintWriter err, boolean terminal) {
+public record Context(Map<String, String> environment, PrintWriter out, PrintWriter err, boolean terminal,
+                      Streams streams) {
 
     public Context {
         environment = Map.copyOf(environment);
+    }
+
+    /** A context whose byte streams write through {@code out} and {@code err} and whose stdin is empty. */
+    public Context(Map<String, String> environment, PrintWriter out, PrintWriter err, boolean terminal) {
+        this(environment, out, err, terminal, Streams.over(out, err));
     }
 }

@@ -175,7 +175,17 @@ final class JobSubmitCommand implements Callable<Integer> {
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         return new SubmitRequest(name, commandLine(wiring), gpus, vramMb, node, workdir, environment(), priority,
                 after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
-                context.environment());
+                submitEnvironment());
+    }
+
+    /** The environment recorded for a local-node job: this process's, less the mark of a forwarded command. */
+    private Map<String, String> submitEnvironment() {
+        if (!ForwardedLine.forwardedHere(context.environment())) {
+            return context.environment();
+        }
+        Map<String, String> environment = new LinkedHashMap<>(context.environment());
+        environment.remove(ForwardedLine.FORWARDED);
+        return environment;
     }
 
     private String commandLine(Wiring wiring) {
@@ -183,31 +193,39 @@ final class JobSubmitCommand implements Callable<Integer> {
             if (!command.isEmpty()) {
                 throw new UsageException("give either --script FILE or a command, not both");
             }
-            Path file = wiring.home().expand(script);
-            try {
-                byte[] bytes = Files.readAllBytes(file);
-                for (int i = 0; i < bytes.length; i++) {
-                    if (bytes[i] == 0) {
-                        throw new UsageException("--script " + script + " contains a NUL byte (at byte " + i
-                                + "); a shell script cannot", "give a text file; run a binary with -- ./program");
-                    }
-                }
-                return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                        .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-            } catch (java.nio.charset.CharacterCodingException e) {
-                throw new UsageException("--script " + script + " is not UTF-8 text",
-                        "convert it to UTF-8 (iconv -t UTF-8) and submit again");
-            } catch (IOException e) {
-                throw new UsageException("cannot read --script " + script + ": " + describe(e),
-                        "give the path of a local file whose contents should run on the node");
-            }
+            return readScript(wiring.home().expand(script), script);
         }
         if (command.isEmpty()) {
             throw new UsageException("no command to run", "put the command after --: nvidb job submit -- python train.py");
         }
         return command.size() == 1 ? command.get(0) : ShellWords.join(command);
+    }
+
+    /**
+     * The contents of a {@code --script} file as text: UTF-8 without NUL bytes, else a usage
+     * error naming {@code given} (also used when a forwarded submit ships the file's contents).
+     */
+    static String readScript(Path file, String given) {
+        String script = given;
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] == 0) {
+                    throw new UsageException("--script " + script + " contains a NUL byte (at byte " + i
+                            + "); a shell script cannot", "give a text file; run a binary with -- ./program");
+                }
+            }
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageException("--script " + script + " is not UTF-8 text",
+                    "convert it to UTF-8 (iconv -t UTF-8) and submit again");
+        } catch (IOException e) {
+            throw new UsageException("cannot read --script " + script + ": " + describe(e),
+                    "give the path of a local file whose contents should run on the node");
+        }
     }
 
     private Map<String, String> environment() {

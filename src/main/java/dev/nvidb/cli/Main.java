@@ -12,7 +12,10 @@ public final class Main {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        Context context = new Context(System.getenv(), out, err, interactive());
+        Context context = new Context(System.getenv(), out, err, interactive(), Streams.system());
+        if (ForwardedLine.forwardedHere(context.environment())) {
+            endWithTheSession();
+        }
         if (java.util.Arrays.asList(args).contains("--json")) {
             // JSON output is certain: let Jackson warm up while the command reads its state.
             Thread prepare = new Thread(dev.nvidb.output.Json::prepare, "json-prepare");
@@ -25,6 +28,32 @@ public final class Main {
         err.flush();
         SubmitAnswer.finished(code);
         System.exit(code);
+    }
+
+    /**
+     * The far side of a forwarded command ends when its SSH session does: sshd without a
+     * terminal leaves a command running when the client goes away, so this process (which the
+     * forwarded line {@code exec}s, a child of the session) exits 130 once its parent is gone.
+     */
+    private static void endWithTheSession() {
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (parent <= 1) {
+            return;
+        }
+        // Our own parent pid, read afresh: it changes the moment the parent exits (a parent that
+        // is a zombie not yet reaped would still look alive).
+        Thread watch = new Thread(() -> {
+            while (ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) == parent) {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.exit(dev.nvidb.error.InterruptedByUser.EXIT_INTERRUPTED);
+        }, "forwarded-session-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 
     /**

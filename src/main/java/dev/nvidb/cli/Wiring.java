@@ -53,6 +53,12 @@ final class Wiring implements AutoCloseable {
         return config;
     }
 
+    /** Uses {@code loaded} (read already, without printing) as this command's configuration, printing its warnings. */
+    void adopt(NvidbConfig loaded) {
+        config = loaded;
+        config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
+    }
+
     NodeDirectory nodes() {
         return new NodeDirectory(this::remoteShell, Map.of());
     }
@@ -110,9 +116,10 @@ final class Wiring implements AutoCloseable {
             return queue;
         }
         NvidbConfig loaded = config();
-        if (loaded.findRemote().isPresent() && !options.local) {
+        if (loaded.findRemote().isPresent() && !options.local && !ForwardedLine.forwardedHere(context.environment())) {
+            // Cli forwards every queue command line before it gets here; this one was not.
             throw new UsageException("queue.yml forwards queue commands to " + loaded.remote().host()
-                    + ", and forwarding is not built yet", "pass --local to use this machine's queue");
+                    + ", and this command line was not forwarded", "pass --local to use this machine's queue");
         }
         if (options.tick && options.noTick) {
             throw new UsageException("give --tick or --no-tick, not both");

@@ -41,7 +41,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
             "job_root", "kill_grace_seconds", "backoff_max_seconds", "lost_after_seconds", "log_tail_lines", "notify", "backup");
     static final List<String> NOTIFY_KEYS = List.of("desktop", "log", "command");
     static final List<String> BACKUP_KEYS = List.of("enabled", "interval_hours", "keep", "directory");
-    static final List<String> REMOTE_KEYS = List.of("host", "nvidb", "port", "username");
+    static final List<String> REMOTE_KEYS = List.of("host", "nvidb", "port", "username", "nvidb_home", "keeper");
 
     public ConfigSchema {
         sections = Collections.unmodifiableMap(new LinkedHashMap<>(sections));

@@ -24,6 +24,28 @@ final class RemoteParser {
                     + "queue host, got " + YamlSection.describe(section.value("nvidb").orElseThrow()),
                     "for example: /home/user/.local/bin/nvidb");
         }
-        return new RemoteConfig(host, nvidb, section.integer("port", 1, 65535, null), username);
+        String home = section.string("nvidb_home", null);
+        if (home != null && (home.isBlank() || home.chars().anyMatch(Character::isISOControl)
+                || !(home.startsWith("/") || home.startsWith("~/")))) {
+            throw section.error(section.value("nvidb_home").orElseThrow(), "'nvidb_home' must be an absolute "
+                    + "directory on the queue host (or ~/...), got "
+                    + YamlSection.describe(section.value("nvidb_home").orElseThrow()),
+                    "for example: /home/user/.nvidb; leave it out to use the queue host's default");
+        }
+        return new RemoteConfig(host, nvidb, section.integer("port", 1, 65535, null), username, home, keeper(section));
+    }
+
+    private static RemoteConfig.Keeper keeper(YamlSection section) {
+        String value = section.string("keeper", null);
+        if (value == null) {
+            return RemoteConfig.Keeper.ENSURE;
+        }
+        return switch (value.strip()) {
+            case "ensure" -> RemoteConfig.Keeper.ENSURE;
+            case "off" -> RemoteConfig.Keeper.OFF;
+            default -> throw section.error(section.value("keeper").orElseThrow(), "'keeper' must be ensure or off, got "
+                    + YamlSection.describe(section.value("keeper").orElseThrow()),
+                    "ensure: start the queue host's keeper when it is down (default); off: leave it alone");
+        };
     }
 }

@@ -4,6 +4,8 @@ import dev.nvidb.error.SshException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.security.PublicKey;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -95,6 +97,27 @@ public final class SshPool implements AutoCloseable {
     public RemoteProcess start(SshTarget target, String command) {
         RemoteProcess.TailBuffer stderr = new RemoteProcess.TailBuffer();
         return new RemoteProcess(openChannel(target, command, channel -> channel.setErr(stderr)).channel(), stderr);
+    }
+
+    /**
+     * Starts {@code command} on the host with live streams: {@code input} (null: none, end-of-file
+     * at once) is copied to it as it comes, its stdout and stderr are written to {@code out} and
+     * {@code err} as they arrive. With {@code pty} the command gets a pseudo-terminal of that type
+     * and size. There is no time limit on the command; connecting has the usual ones.
+     */
+    public StreamedCommand stream(SshTarget target, String command, InputStream input, OutputStream out,
+                                  OutputStream err, StreamedCommand.Pty pty) {
+        Opened opened = openChannel(target, command, channel -> {
+            channel.setOut(new StreamedCommand.Flushing(out));
+            channel.setErr(new StreamedCommand.Flushing(err));
+            if (pty != null) {
+                channel.setUsePty(true);
+                channel.setPtyType(pty.type());
+                channel.setPtyColumns(pty.columns());
+                channel.setPtyLines(pty.rows());
+            }
+        });
+        return new StreamedCommand(opened.channel(), opened.connection().target().label(), input);
     }
 
     /** Reads the host key the node presents, without authenticating (jump hosts are verified as usual). */

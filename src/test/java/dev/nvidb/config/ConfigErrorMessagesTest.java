@@ -169,6 +169,23 @@ class ConfigErrorMessagesTest {
                         remote:
                           nvidb: /usr/bin/nvidb
                         """, "~/.nvidb/queue.yml:2: 'remote' has no 'host'", "host:"),
+                Arguments.of("remote keeper neither ensure nor off", "queue.yml", """
+                        remote:
+                          host: q
+                          keeper: always
+                        """, "~/.nvidb/queue.yml:3: 'keeper' must be ensure or off, got \"always\"", "ensure:"),
+                Arguments.of("remote nvidb_home not absolute", "queue.yml", """
+                        remote:
+                          host: q
+                          nvidb_home: .nvidb
+                        """, "~/.nvidb/queue.yml:3: 'nvidb_home' must be an absolute directory on the queue host "
+                                + "(or ~/...), got \".nvidb\"", "leave it out"),
+                Arguments.of("remote key misspelt", "queue.yml", """
+                        remote:
+                          host: q
+                          nvidb_hom: /x
+                        """, "~/.nvidb/queue.yml:3: unknown key 'nvidb_hom' in remote (did you mean 'nvidb_home'?)",
+                        "valid keys: host, nvidb, port, username, nvidb_home, keeper"),
                 Arguments.of("hostname that ssh would read as an option", "queue.yml", """
                         servers:
                           - hostname: -oProxyCommand=evil

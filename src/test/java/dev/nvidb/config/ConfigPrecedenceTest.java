@@ -150,4 +150,13 @@ class ConfigPrecedenceTest {
         NvidbConfig config = TempHome.in(dir).queue("remote:\n  host: qhost\n  port: 2200\n").load();
         assertEquals(new RemoteConfig("qhost", "nvidb", 2200, null), config.remote());
     }
+
+    @Test
+    void remoteReadsNvidbHomeAndKeeper() {
+        NvidbConfig config = TempHome.in(dir).queue("remote:\n  host: qhost\n  nvidb_home: ~/q\n  keeper: off\n").load();
+        assertEquals(new RemoteConfig("qhost", "nvidb", null, null, "~/q", RemoteConfig.Keeper.OFF), config.remote());
+        NvidbConfig defaults = TempHome.in(dir).queue("remote:\n  host: qhost\n").load();
+        assertEquals(RemoteConfig.Keeper.ENSURE, defaults.remote().keeper());
+        assertNull(defaults.remote().nvidbHome());
+    }
 }
