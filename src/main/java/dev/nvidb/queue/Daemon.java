@@ -9,7 +9,8 @@ import java.util.function.Predicate;
 
 /**
  * {@code queue daemon}: the queue kept moving without anyone typing. Each pass ticks (placing,
- * settling and enforcing timeouts), then does what the pass owes besides. A pass that fails
+ * settling and enforcing timeouts), then delivers alerts (unless {@code --no-notify}; see
+ * {@link Delivering}), then does what the pass owes besides. A pass that fails
  * (the database busy past its timeout, a node layer error) is reported and the next pass
  * runs as usual: an unattended daemon outlives a bad minute.
  */
@@ -18,18 +19,39 @@ public final class Daemon {
     private final Ticking ticking;
     private final Clock clock;
     private final Pause pause;
+    private final Delivering delivering;
 
-    Daemon(Ticking ticking, Clock clock, Pause pause) {
+    /** @param delivering the alert delivery after each tick, or null to tick only ({@code --no-notify}) */
+    Daemon(Ticking ticking, Clock clock, Pause pause, Delivering delivering) {
         this.ticking = ticking;
         this.clock = clock;
         this.pause = pause;
+        this.delivering = delivering;
     }
 
     /** One pass now. */
     public DaemonPass pass() {
         Instant started = clock.instant();
         TickResult tick = ticking.now();
-        return new DaemonPass(started, tick, null);
+        return notify(new DaemonPass(started, tick, null));
+    }
+
+    /**
+     * Delivers alerts after the tick (the alerts it raised included). A delivery that fails on a
+     * channel is in the pass's report; one that cannot reach the database fails the pass, keeping
+     * its tick.
+     */
+    private DaemonPass notify(DaemonPass pass) {
+        if (delivering == null) {
+            return pass;
+        }
+        try {
+            return pass.withNotify(delivering.deliver(), null);
+        } catch (InterruptedByUser e) {
+            throw e;
+        } catch (NvidbException e) {
+            return pass.withNotify(null, "alert delivery failed: " + e.getMessage());
+        }
     }
 
     /**
