@@ -133,7 +133,7 @@ class MigrationsTest {
             assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
             assertEquals(List.of(), database.read("read", conn -> new AlertStore(database).listUndelivered(conn, "log")));
             assertEquals(1, database.read("read", conn -> new AlertStore(database).listUndelivered(conn, "command")).size());
-            assertEquals(0L, database.read("read", conn -> Columns.queryLong(conn,
+            assertEquals(Long.valueOf(0), database.<Long>read("read", conn -> Columns.queryLong(conn,
                     "SELECT count(*) FROM alert_deliveries WHERE claimed_by IS NOT NULL OR next_attempt_at IS NOT NULL"
                             + " OR not_owed IS NOT NULL")));
         }
