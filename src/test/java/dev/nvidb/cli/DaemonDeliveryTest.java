@@ -3,6 +3,8 @@ package dev.nvidb.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -207,5 +209,48 @@ class DaemonDeliveryTest {
         Map<String, Long> logged = counted(loggedIds());
         assertEquals(5, logged.size(), "every alert is in alerts.log: " + logged);
         assertTrue(logged.values().stream().allMatch(n -> n == 1), "the log was recorded before the kill: " + logged);
+    }
+    /**
+     * The front end: {@code queue daemon --once} reports delivery in its text line and its
+     * JSON (exit 1 while a channel fails), {@code --no-notify} delivers nothing, and
+     * {@code queue status} names the failing channel in text and JSON.
+     */
+    @Test
+    void theDaemonAndQueueStatusReportAFailingChannel() throws Exception {
+        Path hook = script("hook.sh", "cat > /dev/null\nif [ -e \"$(dirname \"$0\")/fail\" ]; then echo 'pager: 503' >&2;"
+                + " exit 4; fi\n");
+        queue("log: true\ncommand: [\"" + hook + "\"]\n", 2);
+        Files.writeString(home.resolve("fail"), "");
+
+        CliRun quiet = CliRun.run(env, "queue", "daemon", "--once", "--no-notify");
+        assertEquals(0, quiet.exitCode(), quiet.stderr());
+        assertTrue(!quiet.stdout().contains("notify"), quiet.stdout());
+        assertTrue(!Files.exists(nvidbHome().resolve("alerts.log")), "--no-notify delivers nothing");
+
+        CliRun text = CliRun.run(env, "queue", "daemon", "--once");
+        assertEquals(1, text.exitCode(), "a failing channel fails the pass: " + text.stdout() + text.stderr());
+        assertTrue(text.stdout().contains(" notify: log 2 delivered; command 0 delivered, FAILING (alert 1: " + hook
+                + " exited 4: pager: 503), 2 owed"), text.stdout());
+
+        CliRun json = CliRun.run(env, "queue", "daemon", "--once", "--json");
+        assertEquals(1, json.exitCode(), json.stderr());
+        JsonNode pass = new ObjectMapper().readTree(json.stdout());
+        assertEquals(false, pass.get("ok").asBoolean());
+        JsonNode command = pass.get("notify").get("channels").get(1);
+        assertEquals("command", command.get("channel").asText());
+        assertEquals(2, command.get("owed").asInt());
+        assertEquals(0, pass.get("notify").get("channels").get(0).get("delivered").asInt(), "the log delivered once, before");
+
+        env.put("COLUMNS", "400");
+        CliRun status = CliRun.run(env, "queue", "status", "--no-tick");
+        assertEquals(0, status.exitCode(), status.stderr());
+        assertTrue(status.stdout().matches("(?s).*\\! notify: command failing, 2 alerts owed \\([12] failed\\): "
+                + java.util.regex.Pattern.quote(hook.toString()) + " exited 4: pager: 503; next try .*"), status.stdout());
+        JsonNode statusJson = new ObjectMapper().readTree(CliRun.run(env, "queue", "status", "--no-tick", "--json").stdout());
+        JsonNode failing = statusJson.get("notify").get("channels").get(1);
+        assertEquals("command", failing.get("channel").asText());
+        assertTrue(failing.get("failing").asInt() >= 1, failing.toString());
+        assertTrue(failing.get("last_error").asText().endsWith("exited 4: pager: 503"), failing.toString());
+        assertTrue(failing.get("next_attempt_at").isNumber(), failing.toString());
     }
 }
