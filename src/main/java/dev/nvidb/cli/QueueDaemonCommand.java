@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * prints a line for each pass that changed something or failed (the keeper's log); {@code --json}
  * prints one JSON document per pass, one per line.
  */
-@Command(name = "daemon", description = "Keep the queue moving: tick every interval and deliver alerts (the keeper runs this).",
+@Command(name = "daemon", description = "Keep the queue moving: tick and deliver alerts every interval.",
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue daemon",
                 "  nvidb queue daemon --interval 5",

@@ -10,7 +10,6 @@ import dev.nvidb.store.Alert;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.DeliveryStore;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,7 +64,7 @@ public final class Delivering {
         this.notify = notify;
         this.clock = clock;
         this.longestBackOff = longestBackOff;
-        this.claimant = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+        this.claimant = "pid " + ProcessHandle.current().pid() + "/" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** One round over every channel. */
