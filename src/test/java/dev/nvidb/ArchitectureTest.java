@@ -23,7 +23,7 @@ class ArchitectureTest {
     /** Which packages may import a given library or project package. */
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             "org.apache.sshd", Set.of("ssh"),
-            "com.fasterxml.jackson", Set.of("output", "agent", "store"),
+            "com.fasterxml.jackson", Set.of("output", "agent", "store", "alerts"),
             "java.sql", Set.of("store"),
             "org.yaml.snakeyaml", Set.of("config"),
             "org.jline", Set.of("tui", "cli"),
@@ -65,8 +65,9 @@ class ArchitectureTest {
             Map.entry("agent", Set.of("model", "error")),
             Map.entry("node", Set.of("ssh", "agent", "config", "model", "error")),
             Map.entry("monitor", Set.of("node", "ssh", "agent", "config", "model", "error")),
+            Map.entry("alerts", Set.of("store", "config", "model", "error")),
             Map.entry("engine", Set.of("monitor", "node", "ssh", "agent", "scheduler", "store", "config", "model", "error")),
-            Map.entry("queue", Set.of("engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
+            Map.entry("queue", Set.of("alerts", "engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("output", Set.of("queue", "scheduler", "config", "model", "error")),
             Map.entry("cli", Set.of("queue", "output", "monitor", "node", "ssh", "agent", "config", "model", "error")),
             Map.entry("tui", Set.of("queue", "output", "config", "model", "error")));

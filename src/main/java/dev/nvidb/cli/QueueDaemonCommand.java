@@ -4,6 +4,8 @@ import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
+import dev.nvidb.output.QueueText;
+import dev.nvidb.queue.Daemon;
 import dev.nvidb.queue.DaemonPass;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.TickResult;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Option;
  * prints a line for each pass that changed something or failed (the keeper's log); {@code --json}
  * prints one JSON document per pass, one per line.
  */
-@Command(name = "daemon", description = "Keep the queue moving: tick every interval (the keeper runs this).",
+@Command(name = "daemon", description = "Keep the queue moving: tick and deliver alerts every interval.",
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue daemon",
                 "  nvidb queue daemon --interval 5",
@@ -37,10 +39,10 @@ final class QueueDaemonCommand implements Callable<Integer> {
             description = "Seconds between passes (default: 15).")
     Double interval;
 
-    @Option(names = "--once", description = "Run one pass and exit: 0 when every node answered, 1 otherwise.")
+    @Option(names = "--once", description = "Run one pass and exit: 0 when every node answered and no alert delivery failed, 1 otherwise.")
     boolean once;
 
-    @Option(names = "--no-notify", description = "Tick only; leave alerts for a later pass to deliver.")
+    @Option(names = "--no-notify", description = "Tick only; leave alerts for a later pass to deliver (queue.notify).")
     boolean noNotify;
 
     QueueDaemonCommand(Context context) {
@@ -55,8 +57,9 @@ final class QueueDaemonCommand implements Callable<Integer> {
         Duration every = Duration.ofMillis(Math.round((interval == null ? DEFAULT_INTERVAL : interval) * 1000));
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
+            Daemon daemon = noNotify ? queue.daemon() : queue.daemon(context.environment());
             if (once) {
-                DaemonPass pass = queue.daemon().pass();
+                DaemonPass pass = daemon.pass();
                 print(pass, true);
                 return ExitCodes.okOr(pass.ok(), ExitCodes.Outcome.FAILED);
             }
@@ -64,7 +67,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
                 context.err().println("nvidb: queue daemon: a pass every " + every.toMillis() / 1000.0 + " s on "
                         + queue.ticking().databaseFile() + "; Ctrl-C stops it");
             }
-            queue.daemon().run(every, pass -> {
+            daemon.run(every, pass -> {
                 print(pass, false);
                 return true;
             });
@@ -78,7 +81,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
             JsonCommands.DaemonPassed document = JsonCommands.DaemonPassed.of(pass.ok(), pass.startedAt(),
                     pass.error(), tick == null ? null : new JsonCommands.Ticked(Json.SCHEMA_VERSION,
                     tick.failed().isEmpty(), tick.ran(), tick.answered(), tick.failed(), tick.skipped(),
-                    tick.settled(), tick.placed(), tick.duration().toMillis()));
+                    tick.settled(), tick.placed(), tick.duration().toMillis())).with(pass.delivery());
             context.out().println(always ? Json.write(document) : Json.line(document));
         } else if (pass.error() != null) {
             context.out().println(pass.startedAt() + " pass failed: " + Printable.of(pass.error()));
@@ -88,6 +91,12 @@ final class QueueDaemonCommand implements Callable<Integer> {
                     + " placed, in " + tick.duration().toMillis() + " ms");
             tick.failed().forEach(failure -> line.append("; not answering: ").append(Printable.of(failure)));
             context.out().println(line);
+        }
+        if (!options.json) {
+            String delivered = QueueText.daemonDelivery(pass.delivery(), always);
+            if (delivered != null) {
+                context.out().println(pass.startedAt() + " " + delivered);
+            }
         }
         context.out().flush();
     }

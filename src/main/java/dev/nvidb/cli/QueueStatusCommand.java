@@ -48,6 +48,7 @@ final class QueueStatusCommand implements Callable<Integer> {
             int width = Terminal.width(context);
             context.out().print(QueueText.alerts(status.openAlerts(), width, Terminal.style(context, false)));
             context.out().print(QueueText.clockSkew(status.clockSkew(), width, Terminal.style(context, false)));
+            context.out().print(QueueText.delivery(status.delivery(), Instant.now(), width, Terminal.style(context, false)));
             context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now(), width, Terminal.style(context, false)));
             List<JobView> jobs = status.jobs();
             if (!jobs.isEmpty()) {

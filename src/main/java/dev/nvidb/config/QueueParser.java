@@ -1,5 +1,11 @@
 package dev.nvidb.config;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
 /**
  * Reads a {@code queue:} section on top of earlier settings, key by key: a key that is present
  * replaces the earlier value, an absent key keeps it. The same for {@code notify:} and {@code backup:}.
@@ -62,9 +68,68 @@ final class QueueParser {
     }
 
     private static NotifyConfig notify(NotifyConfig base, YamlSection section) {
-        String command = section.has("command") ? section.string("command", null) : base.command();
+        String command = base.command();
+        List<String> argv = base.commandArgv();
+        if (section.has("command")) {
+            Node value = section.value("command").orElseThrow();
+            if (value instanceof SequenceNode) {
+                argv = hookArgv(section, value);
+                command = null;
+            } else {
+                command = section.string("command", null);
+                command = command == null || command.isBlank() ? null : command;
+                argv = null;
+            }
+        }
+        boolean shell = section.bool("command_shell", base.commandShell());
+        if (shell && argv != null) {
+            throw section.error(section.value(section.has("command_shell") ? "command_shell" : "command").orElseThrow(),
+                    "'command_shell: true' runs one string through /bin/sh -c, but 'command' is a list",
+                    "give command as one string, or drop command_shell to run the list as it is");
+        }
+        if (command != null && !shell) {
+            try {
+                if (NotifyConfig.Words.split(command).isEmpty()) {
+                    command = null;
+                }
+            } catch (IllegalArgumentException e) {
+                throw section.error(section.value(section.has("command") ? "command" : "command_shell").orElseThrow(),
+                        "'command' has " + e.getMessage() + " (it is split into words without a shell)",
+                        "close the quote, give the command as a list, or set command_shell: true");
+            }
+        }
         return new NotifyConfig(section.bool("desktop", base.desktop()), section.bool("log", base.log()),
-                command == null || command.isBlank() ? null : command);
+                command, argv, shell,
+                section.integer("command_timeout_seconds", 1, 86_400, base.commandTimeoutSeconds()),
+                severity(section, base.minSeverity()));
+    }
+
+    private static List<String> hookArgv(YamlSection section, Node value) {
+        List<String> argv = new ArrayList<>();
+        for (Node item : section.list("command", "command: [\"/usr/local/bin/page-me\", \"--urgent\"]")
+                .orElseThrow()) {
+            if (!(item instanceof ScalarNode scalar) || YamlSection.isNull(item)) {
+                throw section.error(item, "each word of 'command' must be a string, got " + YamlSection.describe(item),
+                        "for example command: [\"/usr/local/bin/page-me\", \"--urgent\"]");
+            }
+            argv.add(scalar.getValue());
+        }
+        if (!argv.isEmpty() && argv.get(0).isBlank()) {
+            throw section.error(value, "'command' must start with a program, got an empty word",
+                    "for example command: [\"/usr/local/bin/page-me\", \"--urgent\"]");
+        }
+        return argv.isEmpty() ? null : argv;
+    }
+
+    private static String severity(YamlSection section, String fallback) {
+        String text = section.string("min_severity", fallback);
+        if (!NotifyConfig.SEVERITIES.contains(text)) {
+            throw section.error(section.value("min_severity").orElseThrow(),
+                    "'min_severity' must be one of " + String.join(", ", NotifyConfig.SEVERITIES) + ", got "
+                            + YamlSection.describe(section.value("min_severity").orElseThrow()),
+                    "alerts below it are not delivered on any channel");
+        }
+        return text;
     }
 
     private static BackupConfig backup(BackupConfig base, YamlSection section, NvidbHome home) {

@@ -1,6 +1,8 @@
 package dev.nvidb.output;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.nvidb.queue.JobChange;
+import dev.nvidb.queue.NotifyPass;
 import java.util.List;
 import java.util.Map;
 
@@ -65,13 +67,31 @@ public final class JsonCommands {
      * @param startedAt when the pass began, in seconds since the epoch
      * @param error     why the pass failed, or null
      * @param tick      its scheduler pass, or null when the pass failed first
+     * @param delivery  its alert delivery ({@code notify}), or null with {@code --no-notify} or when it failed
      */
     public record DaemonPassed(int schemaVersion, boolean ok, java.math.BigDecimal startedAt, String error,
-                               Ticked tick) {
+                               Ticked tick, @JsonProperty("notify") DaemonNotify delivery) {
 
         public static DaemonPassed of(boolean ok, java.time.Instant startedAt, String error, Ticked tick) {
-            return new DaemonPassed(Json.SCHEMA_VERSION, ok, JsonJob.seconds(startedAt), error, tick);
+            return new DaemonPassed(Json.SCHEMA_VERSION, ok, JsonJob.seconds(startedAt), error, tick, null);
         }
+
+        /** This document with the pass's alert delivery. */
+        public DaemonPassed with(NotifyPass pass) {
+            return pass == null ? this : new DaemonPassed(schemaVersion, ok, startedAt, error, tick, new DaemonNotify(
+                    pass.channels().stream().map(channel -> new Delivered(channel.channel(), channel.delivered(),
+                            channel.notOwed(), channel.backlog(), channel.failed(), channel.error(), channel.owed(),
+                            JsonJob.seconds(channel.nextAttemptAt()))).toList()));
+        }
+    }
+
+    /** A daemon pass's alert delivery: one entry per channel on, in delivery order. */
+    public record DaemonNotify(List<Delivered> channels) {
+    }
+
+    /** One channel in one daemon pass (docs/json.md, {@code queue daemon --json}). */
+    public record Delivered(String channel, int delivered, int notOwed, long backlog, int failed, String error,
+                            long owed, java.math.BigDecimal nextAttemptAt) {
     }
 
     /** {@code nvidb trust --json}: the key seen and whether it was recorded. */

@@ -1,10 +1,12 @@
 package dev.nvidb.output;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.queue.AlertView;
 import dev.nvidb.queue.GpuView;
 import dev.nvidb.queue.NodeView;
+import dev.nvidb.queue.NotifyStatus;
 import dev.nvidb.queue.QueueStatus;
 import dev.nvidb.scheduler.GpuBudget;
 import java.math.BigDecimal;
@@ -20,7 +22,16 @@ public final class JsonQueue {
     /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
     public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
                          List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt,
-                         ClockSkew clockSkew, Object keeper) {
+                         ClockSkew clockSkew, Object keeper, @JsonProperty("notify") Notify delivery) {
+    }
+
+    /** Alert delivery ({@code queue.notify}): each channel on; null in {@code queue status} when none is. */
+    public record Notify(List<NotifyChannel> channels) {
+    }
+
+    /** One delivery channel: whether it began, what it owes, its failures still owed and the latest. */
+    public record NotifyChannel(String channel, boolean started, long owed, long failing, String lastError,
+                                BigDecimal lastErrorAt, BigDecimal nextAttemptAt) {
     }
 
     /**
@@ -49,7 +60,13 @@ public final class JsonQueue {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
         return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
                 status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()),
-                skew(status.clockSkew()), null);
+                skew(status.clockSkew()), null, notify(status.delivery()));
+    }
+
+    private static Notify notify(NotifyStatus delivery) {
+        return delivery == null ? null : new Notify(delivery.channels().stream().map(channel -> new NotifyChannel(
+                channel.channel(), channel.started(), channel.owed(), channel.failing(), channel.lastError(),
+                JsonJob.seconds(channel.lastErrorAt()), JsonJob.seconds(channel.nextAttemptAt()))).toList());
     }
 
     private static ClockSkew skew(dev.nvidb.queue.ClockSkew skew) {

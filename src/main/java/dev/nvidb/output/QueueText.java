@@ -6,6 +6,8 @@ import dev.nvidb.queue.AlertView;
 import dev.nvidb.queue.ClockSkew;
 import dev.nvidb.queue.GpuView;
 import dev.nvidb.queue.NodeView;
+import dev.nvidb.queue.NotifyPass;
+import dev.nvidb.queue.NotifyStatus;
 import dev.nvidb.scheduler.GpuBudget;
 import java.time.Instant;
 import java.util.List;
@@ -72,6 +74,54 @@ public final class QueueText {
         String line = "! clock: " + skew.what() + " was recorded " + JobText.ago(skew.recordedAt().minus(skew.ahead()), skew.recordedAt()) + " ahead of this machine's"
                 + " clock (a clock was ahead, or this one stepped back); ticks go on, times from the future count as expired";
         return style.warn(Units.fit(line, width)) + "\n";
+    }
+
+    /**
+     * One warning line per alert delivery channel whose deliveries fail (queue.notify): how
+     * many alerts it owes, the latest error, the next try. Empty when none fails.
+     */
+    public static String delivery(NotifyStatus delivery, Instant now, int width, TextStyle style) {
+        if (delivery == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        for (NotifyStatus.Channel channel : delivery.failing()) {
+            String line = "! notify: " + channel.channel() + " failing, " + channel.owed() + " alerts owed ("
+                    + channel.failing() + " failed): " + channel.lastError()
+                    + (channel.nextAttemptAt() == null ? "" : "; next try " + (channel.nextAttemptAt().isAfter(now)
+                    ? "in " + JobText.ago(now, channel.nextAttemptAt()) : "at the next daemon pass"));
+            out.append(style.warn(Units.fit(Printable.of(line), width))).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** The daemon's line for a pass's alert delivery; null when it did nothing worth a line. */
+    public static String daemonDelivery(NotifyPass delivery, boolean always) {
+        if (delivery == null) {
+            return null;
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        for (NotifyPass.Channel channel : delivery.channels()) {
+            if (!always && channel.delivered() == 0 && channel.failed() == 0 && channel.backlog() == 0) {
+                continue;
+            }
+            StringBuilder part = new StringBuilder(channel.channel() + " " + channel.delivered() + " delivered");
+            if (channel.notOwed() > 0) {
+                part.append(", ").append(channel.notOwed()).append(" not owed");
+            }
+            if (channel.backlog() > 0) {
+                part.append(", ").append(channel.backlog()).append(" open alerts older than a day not delivered"
+                        + " (first pass; see nvidb queue alerts)");
+            }
+            if (channel.error() != null) {
+                part.append(", FAILING (").append(channel.error()).append(")");
+            }
+            if (channel.owed() > 0) {
+                part.append(", ").append(channel.owed()).append(" owed");
+            }
+            parts.add(part.toString());
+        }
+        return parts.isEmpty() ? null : Printable.of("notify: " + String.join("; ", parts));
     }
 
     public static String counts(Map<String, Integer> counts) {

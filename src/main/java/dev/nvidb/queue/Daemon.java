@@ -15,7 +15,8 @@ import java.util.function.Predicate;
 
 /**
  * {@code queue daemon}: the queue kept moving without anyone typing. Each pass ticks (placing,
- * settling and enforcing timeouts), then does what the pass owes besides. A pass that fails
+ * settling and enforcing timeouts), then delivers alerts (unless {@code --no-notify}; see
+ * {@link Delivering}), then does what the pass owes besides. A pass that fails
  * (the database busy past its timeout, a node layer error) is reported and the next pass
  * runs as usual: an unattended daemon outlives a bad minute.
  *
@@ -28,19 +29,40 @@ public final class Daemon {
     private final QueueEngine engine;
     private final Clock clock;
     private final Pause pause;
+    private final Delivering delivering;
     private DaemonServer server;
 
-    Daemon(QueueEngine engine, Pause pause) {
+    /** @param delivering the alert delivery after each tick, or null to tick only ({@code --no-notify}) */
+    Daemon(QueueEngine engine, Pause pause, Delivering delivering) {
         this.engine = engine;
         this.clock = engine.clock();
         this.pause = pause;
+        this.delivering = delivering;
     }
 
     /** One pass now. */
     public DaemonPass pass() {
         Instant started = clock.instant();
         TickResult tick = tick();
-        return new DaemonPass(started, tick, null);
+        return notify(new DaemonPass(started, tick, null));
+    }
+
+    /**
+     * Delivers alerts after the tick (the alerts it raised included). A delivery that fails on a
+     * channel is in the pass's report; one that cannot reach the database fails the pass, keeping
+     * its tick.
+     */
+    private DaemonPass notify(DaemonPass pass) {
+        if (delivering == null) {
+            return pass;
+        }
+        try {
+            return pass.withNotify(delivering.deliver(), null);
+        } catch (InterruptedByUser e) {
+            throw e;
+        } catch (NvidbException e) {
+            return pass.withNotify(null, "alert delivery failed: " + e.getMessage());
+        }
     }
 
     /** The pass's tick; commands waiting on the warm path are answered as soon as it ends. */

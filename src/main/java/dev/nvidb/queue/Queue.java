@@ -1,8 +1,10 @@
 package dev.nvidb.queue;
 
 import dev.nvidb.agent.AgentScript;
+import dev.nvidb.alerts.Channels;
 import dev.nvidb.config.FileTrust;
 import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.config.QueueConfig;
 import dev.nvidb.engine.LogReader;
 import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.QueueNodes;
@@ -13,6 +15,7 @@ import dev.nvidb.store.Database;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -28,6 +31,7 @@ public final class Queue implements AutoCloseable {
     private final QueueEngine engine;
     private final Duration logTimeout;
     private final Pause pause;
+    private final Path alertsLog;
 
     /**
      * @param engine     the queue's database, nodes, clock and tick
@@ -35,9 +39,15 @@ public final class Queue implements AutoCloseable {
      * @param pause      how the loops (wait, follow, watch) wait between rounds
      */
     public Queue(QueueEngine engine, Duration logTimeout, Pause pause) {
+        this(engine, logTimeout, pause, engine.database().file().toAbsolutePath().resolveSibling("alerts.log"));
+    }
+
+    /** As above, with the file the {@code log} channel appends to ({@code $NVIDB_HOME/alerts.log}). */
+    public Queue(QueueEngine engine, Duration logTimeout, Pause pause, Path alertsLog) {
         this.engine = engine;
         this.logTimeout = logTimeout;
         this.pause = pause;
+        this.alertsLog = alertsLog;
     }
 
     /**
@@ -64,7 +74,7 @@ public final class Queue implements AutoCloseable {
         QueueNodes nodes = new QueueNodes(config, directory, localName);
         QueueEngine engine = new QueueEngine(Database.open(file), nodes, Clock.systemUTC(),
                 new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout), new TickClient(command, notices));
-        return new Queue(engine, logTimeout, Pause.sleeping());
+        return new Queue(engine, logTimeout, Pause.sleeping(), config.home().alertsLog());
     }
 
     public Submitting submitting() {
@@ -95,8 +105,22 @@ public final class Queue implements AutoCloseable {
         return new Ticking(engine, pause);
     }
 
+    /** The daemon, ticking only (no alert delivery: {@code --no-notify}). */
     public Daemon daemon() {
-        return new Daemon(engine, pause);
+        return new Daemon(engine, pause, null);
+    }
+
+    /**
+     * The daemon, delivering alerts on the channels of {@code queue.notify} after each tick.
+     *
+     * @param environment the caller's environment: PATH for the desktop channel, passed on to the hook
+     */
+    public Daemon daemon(Map<String, String> environment) {
+        QueueConfig config = engine.settings().queue();
+        Delivering delivering = new Delivering(engine.database(),
+                Channels.of(config.notifications(), alertsLog, environment), config.notifications(), engine.clock(),
+                Duration.ofSeconds(config.backoffMaxSeconds()));
+        return new Daemon(engine, pause, delivering);
     }
 
     @Override

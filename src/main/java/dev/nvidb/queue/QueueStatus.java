@@ -7,10 +7,18 @@ import java.util.Map;
 /**
  * The whole queue in one read: nodes with budgets, jobs, counts by state, open alerts, kills
  * still owed, when the last tick ran, and whether the database holds times from the future
- * ({@code clockSkew}, null when it does not).
+ * ({@code clockSkew}, null when it does not), and alert delivery by channel ({@code delivery}, null when
+ * {@code queue.notify} turns no channel on).
  */
 public record QueueStatus(List<NodeView> nodes, List<JobView> jobs, Map<String, Integer> counts,
-                          List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt, ClockSkew clockSkew) {
+                          List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt, ClockSkew clockSkew,
+                          NotifyStatus delivery) {
+
+    /** A status without delivery channels. */
+    public QueueStatus(List<NodeView> nodes, List<JobView> jobs, Map<String, Integer> counts,
+                       List<AlertView> openAlerts, int pendingReaps, Instant lastTickAt, ClockSkew clockSkew) {
+        this(nodes, jobs, counts, openAlerts, pendingReaps, lastTickAt, clockSkew, null);
+    }
 
     /** A status without a clock reading (the database holds no time from the future). */
     public QueueStatus(List<NodeView> nodes, List<JobView> jobs, Map<String, Integer> counts,

@@ -109,7 +109,8 @@ public final class StatusReading {
             return new QueueStatus(views, shown, counts, alerts,
                     new ReapStore(engine.database()).list(conn, null).size(),
                     new MetaStore(engine.database()).getInstant(conn, MetaStore.LAST_TICK_AT).orElse(null),
-                    clockSkew(RecordedTimes.latest(conn), engine.clock().instant()));
+                    clockSkew(RecordedTimes.latest(conn), engine.clock().instant()),
+                    Delivering.status(engine.database(), engine.settings().queue().notifications()));
         });
     }
 

@@ -19,7 +19,7 @@ public final class AlertStore {
             INSERT INTO alerts (at, dedup_key, kind, severity, job_id, node, message, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedup_key) DO NOTHING RETURNING id
             """;
-    private static final String COLUMNS = """
+    static final String COLUMNS = """
             SELECT id, at, dedup_key, kind, severity, job_id, node, message, detail, acknowledged_at FROM alerts
             """;
     private static final String OPEN = COLUMNS + " WHERE acknowledged_at IS NULL ORDER BY id";
@@ -116,7 +116,7 @@ public final class AlertStore {
         return alerts;
     }
 
-    private static Alert fromRow(ResultSet rows) throws SQLException {
+    static Alert fromRow(ResultSet rows) throws SQLException {
         return new Alert(rows.getLong("id"), Columns.instant(rows, "at"), rows.getString("dedup_key"),
                 rows.getString("kind"), rows.getString("severity"), Columns.longOrNull(rows, "job_id"),
                 rows.getString("node"), rows.getString("message"), rows.getString("detail"),

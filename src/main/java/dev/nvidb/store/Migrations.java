@@ -28,7 +28,9 @@ public final class Migrations {
             new Migration(2, "jobs.launch_failures: failed launches counted, not parsed from last_error",
                     SchemaV2.DDL),
             new Migration(3, "jobs.submit_env: the submitter's environment for local jobs; cancel_requests: cancels"
-                    + " owed while a node does not answer", SchemaV3.DDL));
+                    + " owed while a node does not answer", SchemaV3.DDL),
+            new Migration(4, "alert_deliveries: claims, back-off and not-owed deliveries; notify_channels: where each"
+                    + " channel's delivery began", SchemaV4.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

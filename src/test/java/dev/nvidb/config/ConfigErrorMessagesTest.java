@@ -111,6 +111,39 @@ class ConfigErrorMessagesTest {
                             port: 22
                             port: 2222
                         """, "~/.nvidb/config.yml:4: duplicate key 'port' in server 'gpu-a' (first at line 3)", null),
+                Arguments.of("min_severity not a severity", "queue.yml", """
+                        queue:
+                          notify:
+                            min_severity: critical
+                        """, "~/.nvidb/queue.yml:3: 'min_severity' must be one of info, warning, error, got \"critical\"",
+                        "alerts below it are not delivered on any channel"),
+                Arguments.of("hook list through a shell", "queue.yml", """
+                        queue:
+                          notify:
+                            command: ["/usr/local/bin/page-me", "--urgent"]
+                            command_shell: true
+                        """, "~/.nvidb/queue.yml:4: 'command_shell: true' runs one string through /bin/sh -c, but"
+                                + " 'command' is a list", "give command as one string"),
+                Arguments.of("hook string with an unclosed quote", "queue.yml", """
+                        queue:
+                          notify:
+                            command: "page-me 'lab queue"
+                        """, "~/.nvidb/queue.yml:3: 'command' has an unclosed single quote (it is split into words"
+                                + " without a shell)", "command_shell: true"),
+                Arguments.of("hook word not a string", "queue.yml", """
+                        queue:
+                          notify:
+                            command:
+                              - page-me
+                              - {urgent: true}
+                        """, "~/.nvidb/queue.yml:5: each word of 'command' must be a string, got a mapping", null),
+                Arguments.of("hook timeout of zero", "queue.yml", """
+                        queue:
+                          notify:
+                            command: page-me
+                            command_timeout_seconds: 0
+                        """, "~/.nvidb/queue.yml:4: 'command_timeout_seconds' must be an integer between 1 and 86400,"
+                                + " got 0", null),
                 Arguments.of("duplicate section", "queue.yml", """
                         queue:
                           lease_seconds: 5

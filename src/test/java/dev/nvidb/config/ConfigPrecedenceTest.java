@@ -104,6 +104,29 @@ class ConfigPrecedenceTest {
         assertEquals(new BackupConfig(true, 24, 3, dir.resolve("queue-backups")), queue.backup());
     }
 
+    /** The hook as a list (argv), a string split into words without a shell, or a string for /bin/sh -c. */
+    @Test
+    void theHookIsAListAStringOfWordsOrAShellLine() {
+        NotifyConfig list = TempHome.in(dir.resolve("list"))
+                .queue("queue:\n  notify:\n    command: [\"/bin/page me\", \"$HOME\"]\n    min_severity: error\n").load()
+                .queue().notifications();
+        assertEquals(List.of("/bin/page me", "$HOME"), list.hookArgv());
+        assertEquals(3, list.minRank());
+        NotifyConfig words = TempHome.in(dir.resolve("words"))
+                .queue("queue:\n  notify:\n    command: \"page-me 'lab queue' \\\"x y\\\" a\\\\ b $HOME\"\n").load()
+                .queue().notifications();
+        assertEquals(List.of("page-me", "lab queue", "x y", "a b", "$HOME"), words.hookArgv());
+        NotifyConfig shell = TempHome.in(dir.resolve("shell"))
+                .queue("queue:\n  notify:\n    command: \"page-me | tee -a $HOME/x\"\n    command_shell: yes\n"
+                        + "    command_timeout_seconds: 5\n").load().queue().notifications();
+        assertEquals(List.of("/bin/sh", "-c", "page-me | tee -a $HOME/x"), shell.hookArgv());
+        assertEquals(5, shell.commandTimeoutSeconds());
+        NotifyConfig replaced = TempHome.in(dir.resolve("replaced"))
+                .config("queue:\n  notify:\n    command: [a, b]\n")
+                .queue("queue:\n  notify:\n    command: c d\n").load().queue().notifications();
+        assertEquals(List.of("c", "d"), replaced.hookArgv(), "queue.yml's string replaces config.yml's list");
+    }
+
     @Test
     void queueYmlCanResetANullableKeyToNull() {
         NvidbConfig config = TempHome.in(dir)

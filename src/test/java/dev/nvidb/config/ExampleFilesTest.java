@@ -47,7 +47,8 @@ class ExampleFilesTest {
                 .queue(Files.readString(QUEUE_EXAMPLE)).load();
         assertEquals(null, config.remote(), "forwarding is not built");
         assertEquals(QueueConfig.defaults().backup(), config.queue().backup(), "backups are not built");
-        assertEquals(QueueConfig.defaults().notifications(), config.queue().notifications(), "alert delivery is not built");
+        assertEquals(QueueConfig.defaults().notifications(), config.queue().notifications(),
+                "copying an example turns on no delivery channel beyond the default log");
         for (Path example : List.of(CONFIG_EXAMPLE, QUEUE_EXAMPLE)) {
             String text = Files.readString(example);
             for (String key : List.of("remote", "\\s+notify", "\\s+backup")) {

@@ -15,6 +15,28 @@ import org.junit.jupiter.api.Test;
  */
 class QueueOutputTest {
 
+    /** {@code queue daemon --json}: one pass with its tick and its alert delivery. */
+    @Test
+    void daemonPassMatchesGoldenFile() throws Exception {
+        JsonCommands.DaemonPassed pass = JsonCommands.DaemonPassed.of(false, QueueSamples.ago(5), null,
+                new JsonCommands.Ticked(Json.SCHEMA_VERSION, true, true, List.of("gpu-a"), List.of(), List.of(),
+                        List.of(12L), List.of(14L), 85)).with(QueueSamples.deliveryPass());
+        Golden.assertMatches("queue-daemon.json", Json.write(pass));
+    }
+
+    /** Text: a failing delivery channel is one warning line in {@code queue status}; a pass's delivery one daemon line. */
+    @Test
+    void deliveryLines() {
+        assertEquals("! notify: command failing, 2 alerts owed (1 failed): /usr/local/bin/page-me exited 1: no route to"
+                + " host; next try in 10s\n", QueueText.delivery(QueueSamples.delivery(), QueueSamples.ago(0), 200,
+                TextStyle.PLAIN));
+        assertEquals("", QueueText.delivery(new dev.nvidb.queue.NotifyStatus(List.of(
+                QueueSamples.delivery().channels().get(0))), QueueSamples.ago(0), 200, TextStyle.PLAIN));
+        assertEquals("notify: log 2 delivered, 1 not owed; command 1 delivered, 1 not owed, FAILING (alert 3:"
+                + " /usr/local/bin/page-me exited 1: no route to host), 1 owed",
+                QueueText.daemonDelivery(QueueSamples.deliveryPass(), false));
+    }
+
     private static JsonQueue.Status statusDocument() {
         QueueStatus status = QueueSamples.status();
         return JsonQueue.status(status, status.jobs().stream().map(QueueSamples::json).toList());

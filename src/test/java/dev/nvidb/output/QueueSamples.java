@@ -3,6 +3,8 @@ package dev.nvidb.output;
 import dev.nvidb.queue.GpuView;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.NodeView;
+import dev.nvidb.queue.NotifyPass;
+import dev.nvidb.queue.NotifyStatus;
 import dev.nvidb.queue.QueueStatus;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Dependency;
@@ -202,7 +204,23 @@ final class QueueSamples {
             counts.put(state.key(), 0);
         }
         jobs().forEach(view -> counts.merge(view.job().state().key(), 1, Integer::sum));
-        return new QueueStatus(nodes(), jobs(), counts, openAlerts(), 1, ago(2));
+        return new QueueStatus(nodes(), jobs(), counts, openAlerts(), 1, ago(2), null, delivery());
+    }
+
+    /** Alert delivery: the log is up to date, the hook fails and owes two alerts. */
+    static NotifyStatus delivery() {
+        return new NotifyStatus(List.of(
+                new NotifyStatus.Channel("log", true, 0, 0, null, null, null),
+                new NotifyStatus.Channel("command", true, 2, 1, "/usr/local/bin/page-me exited 1: no route to host",
+                        ago(30), ago(-10))));
+    }
+
+    /** A daemon pass that delivered on the log and failed on the hook. */
+    static NotifyPass deliveryPass() {
+        return new NotifyPass(List.of(
+                new NotifyPass.Channel("log", 2, 1, 0, 0, null, 0, null),
+                new NotifyPass.Channel("command", 1, 1, 0, 1,
+                        "alert 3: /usr/local/bin/page-me exited 1: no route to host", 1, ago(-10))));
     }
 
     // ---- events ----

@@ -44,7 +44,7 @@ class DatabaseTest {
                 return names;
             });
             assertEquals(List.of("alert_deliveries", "alerts", "cancel_requests", "events", "job_dependencies", "jobs", "lease", "meta",
-                    "nodes", "pending_reaps"), tables);
+                    "nodes", "notify_channels", "pending_reaps"), tables);
             assertEquals("wal", pragma(database, "journal_mode"));
             assertEquals("1", pragma(database, "foreign_keys"));
             assertEquals("1", pragma(database, "synchronous"));

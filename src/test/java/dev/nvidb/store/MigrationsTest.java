@@ -116,6 +116,32 @@ class MigrationsTest {
         assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v2 database has the schema of a new one");
     }
 
+    /** v4 adds delivery claims; a v3 delivery row keeps what it recorded and is neither claimed nor backing off. */
+    @Test
+    void frozenV3DatabaseOpensAtTheCurrentSchemaKeepingItsDeliveries() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(3));
+            execute(connection, """
+                    INSERT INTO alerts (id, at, dedup_key, kind, severity, message) VALUES (1, 1, 'k1', 'job_failed', 'error', 'one');
+                    INSERT INTO alert_deliveries (alert_id, channel, delivered_at, attempts, last_error) VALUES (1, 'log', 2, 1, NULL);
+                    INSERT INTO alert_deliveries (alert_id, channel, delivered_at, attempts, last_error) VALUES (1, 'command', NULL, 2, 'exit 1');
+                    PRAGMA user_version = 3;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
+            assertEquals(List.of(), database.read("read", conn -> new AlertStore(database).listUndelivered(conn, "log")));
+            assertEquals(1, database.read("read", conn -> new AlertStore(database).listUndelivered(conn, "command")).size());
+            assertEquals(Long.valueOf(0), database.<Long>read("read", conn -> Columns.queryLong(conn,
+                    "SELECT count(*) FROM alert_deliveries WHERE claimed_by IS NOT NULL OR next_attempt_at IS NOT NULL"
+                            + " OR not_owed IS NOT NULL")));
+        }
+        Path fresh = dir.resolve("fresh.db");
+        Database.open(fresh).close();
+        assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v3 database has the schema of a new one");
+    }
+
     @Test
     void frozenV1DatabaseMigratesToTheCurrentSchemaKeepingItsRows() throws Exception {
         Path file = dir.resolve("queue.db");
