@@ -5,7 +5,9 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
 import dev.nvidb.queue.DaemonPass;
+import dev.nvidb.queue.MaintenanceResult;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.RetentionResult;
 import dev.nvidb.queue.TickResult;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -72,13 +74,33 @@ final class QueueDaemonCommand implements Callable<Integer> {
         }
     }
 
+    /** One line for a backup made or failed, one for retention that removed something or failed. */
+    private void maintenance(DaemonPass pass) {
+        MaintenanceResult done = pass.maintenance();
+        if (done.backup() != null) {
+            context.out().println(pass.startedAt() + " backup: " + Printable.of(done.backup().file().toString())
+                    + (done.backup().removed().isEmpty() ? "" : ", " + done.backup().removed().size() + " old removed"));
+        }
+        if (done.backupError() != null) {
+            context.out().println(pass.startedAt() + " backup failed: " + Printable.of(done.backupError()));
+        }
+        RetentionResult removed = done.retention();
+        if (removed != null && (!removed.jobs().isEmpty() || removed.events() + removed.alerts() + removed.jobDirs() > 0
+                || !removed.problems().isEmpty())) {
+            context.out().println(pass.startedAt() + " retention: " + QueueGcCommand.summary(removed));
+        }
+        if (done.retentionError() != null) {
+            context.out().println(pass.startedAt() + " retention failed: " + Printable.of(done.retentionError()));
+        }
+    }
+
     private void print(DaemonPass pass, boolean always) {
         TickResult tick = pass.tick();
         if (options.json) {
             JsonCommands.DaemonPassed document = JsonCommands.DaemonPassed.of(pass.ok(), pass.startedAt(),
                     pass.error(), tick == null ? null : new JsonCommands.Ticked(Json.SCHEMA_VERSION,
                     tick.failed().isEmpty(), tick.ran(), tick.answered(), tick.failed(), tick.skipped(),
-                    tick.settled(), tick.placed(), tick.duration().toMillis()));
+                    tick.settled(), tick.placed(), tick.duration().toMillis()), pass.maintenance());
             context.out().println(always ? Json.write(document) : Json.line(document));
         } else if (pass.error() != null) {
             context.out().println(pass.startedAt() + " pass failed: " + Printable.of(pass.error()));
@@ -88,6 +110,9 @@ final class QueueDaemonCommand implements Callable<Integer> {
                     + " placed, in " + tick.duration().toMillis() + " ms");
             tick.failed().forEach(failure -> line.append("; not answering: ").append(Printable.of(failure)));
             context.out().println(line);
+        }
+        if (!options.json) {
+            maintenance(pass);
         }
         context.out().flush();
     }

@@ -20,7 +20,7 @@ public final class JsonQueue {
     /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
     public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
                          List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt,
-                         ClockSkew clockSkew, Object keeper) {
+                         ClockSkew clockSkew, Object keeper, Long databaseBytes, BigDecimal lastBackupAt) {
     }
 
     /**
@@ -49,7 +49,9 @@ public final class JsonQueue {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
         return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
                 status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()),
-                skew(status.clockSkew()), null);
+                skew(status.clockSkew()), null,
+                status.storage() == null ? null : status.storage().databaseBytes(),
+                status.storage() == null ? null : JsonJob.seconds(status.storage().lastBackupAt()));
     }
 
     private static ClockSkew skew(dev.nvidb.queue.ClockSkew skew) {

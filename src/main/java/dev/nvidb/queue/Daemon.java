@@ -18,18 +18,20 @@ public final class Daemon {
     private final Ticking ticking;
     private final Clock clock;
     private final Pause pause;
+    private final Maintenance maintenance;
 
-    Daemon(Ticking ticking, Clock clock, Pause pause) {
+    Daemon(Ticking ticking, Clock clock, Pause pause, Maintenance maintenance) {
         this.ticking = ticking;
         this.clock = clock;
         this.pause = pause;
+        this.maintenance = maintenance;
     }
 
     /** One pass now. */
     public DaemonPass pass() {
         Instant started = clock.instant();
         TickResult tick = ticking.now();
-        return new DaemonPass(started, tick, null);
+        return new DaemonPass(started, tick, null, maintenance.due());
     }
 
     /**

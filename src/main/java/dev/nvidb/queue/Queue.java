@@ -96,7 +96,17 @@ public final class Queue implements AutoCloseable {
     }
 
     public Daemon daemon() {
-        return new Daemon(ticking(), engine.clock(), pause);
+        return new Daemon(ticking(), engine.clock(), pause, new Maintenance(engine));
+    }
+
+    /** Backups of the queue database ({@code queue backup}). */
+    public Backups backups() {
+        return new Backups(engine);
+    }
+
+    /** Removal of what is older than {@code queue.retention} allows ({@code queue gc}). */
+    public Retention retention() {
+        return new Retention(engine);
     }
 
     @Override
