@@ -195,6 +195,10 @@ public final class Backups {
     }
 
     private static void createFolder(Path folder) {
+        if (Files.exists(folder, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(folder)) {
+            throw new StoreException("cannot use " + folder + " for backups: it is not a folder",
+                    "move it away, or set queue.backup.directory to a folder");
+        }
         try {
             if (!Files.isDirectory(folder)) {
                 Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
