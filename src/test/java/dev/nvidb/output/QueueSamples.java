@@ -202,7 +202,8 @@ final class QueueSamples {
             counts.put(state.key(), 0);
         }
         jobs().forEach(view -> counts.merge(view.job().state().key(), 1, Integer::sum));
-        return new QueueStatus(nodes(), jobs(), counts, openAlerts(), 1, ago(2));
+        return new QueueStatus(nodes(), jobs(), counts, openAlerts(), 1, ago(2), null,
+                new QueueStatus.Storage(3_145_728, ago(3 * 3600)));
     }
 
     // ---- events ----
