@@ -1162,8 +1162,9 @@ def remove_job_dir(entry, request):
     """Removes one finished job's directory, <job_root>/<queue>/<job> with all its attempts
     (retention: the queue asks only for jobs that ended long ago). Only a real directory of
     ours exactly two levels under job_root, reached without following a symbolic link, and
-    never while a process of one of its attempts is alive: "running" then, and nothing is
-    removed. "absent" when it is already gone."""
+    never while a process of one of its attempts is alive or when it holds an attempt newer
+    than the request's "attempt" (the job was requeued and launched again): "running" then,
+    and nothing is removed. "absent" when it is already gone."""
     job_root = request.get("job_root")
     root = node_path(job_root if isinstance(job_root, str) and job_root else DEFAULT_JOB_ROOT)
     directory = node_path(field(entry, "dir", str))
@@ -1187,7 +1188,11 @@ def remove_job_dir(entry, request):
             raise UnsafePath("%s is not a directory (a link or a file is in its place); nothing removed" % path)
         if info.st_uid != euid:
             raise UnsafePath("%s is owned by uid %d, not by you; nothing removed" % (path, info.st_uid))
+    last = entry.get("attempt")
     for attempt in os.listdir(directory):
+        if isinstance(last, int) and not isinstance(last, bool) and attempt.isdigit() and int(attempt) > last:
+            result["status"] = "running"  # requeued and launched again since the queue asked
+            return result
         attempt_dir = os.path.join(directory, attempt)
         if os.path.isdir(attempt_dir) and not os.path.islink(attempt_dir) \
                 and liveness(read_identity(attempt_dir)) is not None:

@@ -125,7 +125,12 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         });
         if (!removeDirs.isEmpty()) {
             ArrayNode removals = root.putArray("remove_dirs");
-            removeDirs.forEach(removal -> removals.addObject().put("id", removal.id()).put("dir", removal.dir()));
+            removeDirs.forEach(removal -> {
+                ObjectNode entry = removals.addObject().put("id", removal.id()).put("dir", removal.dir());
+                if (removal.lastAttempt() != null) {
+                    entry.put("attempt", removal.lastAttempt());
+                }
+            });
         }
         try {
             return MAPPER.writeValueAsString(root);

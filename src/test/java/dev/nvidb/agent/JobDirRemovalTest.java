@@ -47,10 +47,10 @@ class JobDirRemovalTest extends LocalJobs {
         LaunchRequest running = launchInQueue(2, "sleep 600");
         launchAll(done, running);
         awaitEnd(done);
-        Files.createDirectories(queueDir().resolve("1/2/work/deep"));  // a second attempt's files
+        Files.createDirectories(queueDir().resolve("1/2/work/deep"));  // its second (last) attempt's files
         Files.writeString(queueDir().resolve("1/2/work/deep/file"), "x");
 
-        List<DirRemovalReport> reports = remove(DirRemoval.ofAttempt(1, done.dir()),
+        List<DirRemovalReport> reports = remove(new DirRemoval(1, ROOT + "/" + QUEUE + "/1", 2),
                 DirRemoval.ofAttempt(2, running.dir()), new DirRemoval(3, ROOT + "/" + QUEUE + "/3"));
 
         assertEquals(Outcome.REMOVED, reports.get(0).outcome(), String.valueOf(reports.get(0).reason()));
@@ -59,6 +59,20 @@ class JobDirRemovalTest extends LocalJobs {
         assertTrue(Files.exists(queueDir().resolve("2/1/pid")), "a running job's directory is never removed");
         assertEquals(JobReport.Status.RUNNING, query(running).status());
         assertEquals(Outcome.ABSENT, reports.get(2).outcome());
+    }
+
+    @Test
+    void aJobRequeuedAndLaunchedAgainSinceTheQueueAskedKeepsItsDirectory() throws Exception {
+        LaunchRequest first = launchInQueue(4, "true");
+        launchAll(first);
+        awaitEnd(first);
+        Files.createDirectories(queueDir().resolve("4/2"));  // attempt 2 is being launched right now
+
+        List<DirRemovalReport> reports = remove(DirRemoval.ofAttempt(4, first.dir()));
+
+        assertEquals(Outcome.RUNNING, reports.get(0).outcome());
+        assertTrue(Files.isDirectory(queueDir().resolve("4/1")) && Files.isDirectory(queueDir().resolve("4/2")));
+        assertEquals(Outcome.REMOVED, remove(new DirRemoval(4, ROOT + "/" + QUEUE + "/4", 2)).get(0).outcome());
     }
 
     @Test
