@@ -9,6 +9,7 @@ import fcntl
 import json
 import os
 import pwd
+import shutil
 import signal
 import socket
 import stat as statmod
@@ -1157,6 +1158,51 @@ def detach(function, *args):
         os._exit(0)
 
 
+def remove_job_dir(entry, request):
+    """Removes one finished job's directory, <job_root>/<queue>/<job> with all its attempts
+    (retention: the queue asks only for jobs that ended long ago). Only a real directory of
+    ours exactly two levels under job_root, reached without following a symbolic link, and
+    never while a process of one of its attempts is alive or when it holds an attempt newer
+    than the request's "attempt" (the job was requeued and launched again): "running" then,
+    and nothing is removed. "absent" when it is already gone."""
+    job_root = request.get("job_root")
+    root = node_path(job_root if isinstance(job_root, str) and job_root else DEFAULT_JOB_ROOT)
+    directory = node_path(field(entry, "dir", str))
+    result = {"id": entry.get("id"), "dir": entry.get("dir")}
+    relative = os.path.relpath(directory, root)
+    parts = relative.split(os.sep)
+    if len(parts) != 2 or any(part in (os.curdir, os.pardir) or part.startswith(".") for part in parts):
+        raise UnsafePath("%s is not a job directory <job_root>/<queue>/<job> under %s" % (directory, root))
+    euid = os.geteuid()
+    path = root
+    for part in [""] + parts:
+        path = os.path.join(path, part) if part else path
+        try:
+            info = os.lstat(path)
+        except OSError as e:
+            if e.errno == errno.ENOENT:
+                result["status"] = "absent"
+                return result
+            raise
+        if statmod.S_ISLNK(info.st_mode) or not statmod.S_ISDIR(info.st_mode):
+            raise UnsafePath("%s is not a directory (a link or a file is in its place); nothing removed" % path)
+        if info.st_uid != euid:
+            raise UnsafePath("%s is owned by uid %d, not by you; nothing removed" % (path, info.st_uid))
+    last = entry.get("attempt")
+    for attempt in os.listdir(directory):
+        if isinstance(last, int) and not isinstance(last, bool) and attempt.isdigit() and int(attempt) > last:
+            result["status"] = "running"  # requeued and launched again since the queue asked
+            return result
+        attempt_dir = os.path.join(directory, attempt)
+        if os.path.isdir(attempt_dir) and not os.path.islink(attempt_dir) \
+                and liveness(read_identity(attempt_dir)) is not None:
+            result["status"] = "running"
+            return result
+    shutil.rmtree(directory)
+    result["status"] = "removed"
+    return result
+
+
 def sessions(reply):
     """sid and pgid of every GPU process, so GPU memory can be charged to jobs."""
     table = {}
@@ -1189,7 +1235,7 @@ def each(request, name, handle):
 def empty_reply():
     return {"schema_version": SCHEMA_VERSION, "source": "none", "error": None, "node": None,
             "driver_version": None, "nvml_version": None, "cuda_version": None, "gpus": [],
-            "jobs": [], "sessions": {}, "launches": [], "kills": [], "logs": []}
+            "jobs": [], "sessions": {}, "launches": [], "kills": [], "logs": [], "removed_dirs": []}
 
 
 class Agent(object):
@@ -1222,6 +1268,7 @@ class Agent(object):
         reply["logs"] = each(request, "logs", read_log)
         reply["sessions"] = sessions(reply)
         reply["launches"], reply["kills"] = launches, kills
+        reply["removed_dirs"] = each(request, "remove_dirs", lambda entry: remove_job_dir(entry, request))
         return reply
 
     def snapshot(self, reply):

@@ -20,9 +20,10 @@ import java.util.Objects;
  * @param logTailLines how many lines of a failed job's log to return
  * @param snapshot     false to skip the GPU snapshot (a launch-and-kill exec right after a probe)
  * @param logs         reads of job output ({@code job logs}, {@code job show})
+ * @param removeDirs   directories of jobs that ended long ago, to remove (retention)
  */
 public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
-        List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs) {
+        List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs, List<DirRemoval> removeDirs) {
 
     /** Lines of log tail returned for a failed job unless asked otherwise. */
     public static final int DEFAULT_LOG_TAIL_LINES = 20;
@@ -35,9 +36,16 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         launches = List.copyOf(launches);
         kills = List.copyOf(kills);
         logs = List.copyOf(logs);
+        removeDirs = List.copyOf(removeDirs);
         if (logTailLines < 0) {
             throw new IllegalArgumentException("log tail lines cannot be negative");
         }
+    }
+
+    /** A request without directory removals. */
+    public AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
+                        List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs) {
+        this(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, List.of());
     }
 
     /** A plain probe: the snapshot and nothing else. */
@@ -47,32 +55,37 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
 
     /** This request with these job queries. */
     public AgentRequest withJobs(List<JobQuery> queries) {
-        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs);
+        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs, removeDirs);
     }
 
     /** This request with these launches. */
     public AgentRequest withLaunches(List<LaunchRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs);
+        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs, removeDirs);
     }
 
     /** This request with these kills. */
     public AgentRequest withKills(List<KillRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs);
+        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs, removeDirs);
     }
 
     /** This request with another log tail length. */
     public AgentRequest withLogTailLines(int lines) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs);
+        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs, removeDirs);
     }
 
     /** This request without the GPU snapshot. */
     public AgentRequest withoutSnapshot() {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs, removeDirs);
     }
 
     /** This request with these log reads. */
     public AgentRequest withLogs(List<LogRead> reads) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads, removeDirs);
+    }
+
+    /** This request with these directory removals. */
+    public AgentRequest withDirRemovals(List<DirRemoval> removals) {
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removals);
     }
 
     /** The request as one line of JSON (no line breaks: strings are escaped). */
@@ -110,6 +123,15 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
                 entry.put("offset", read.offset());
             }
         });
+        if (!removeDirs.isEmpty()) {
+            ArrayNode removals = root.putArray("remove_dirs");
+            removeDirs.forEach(removal -> {
+                ObjectNode entry = removals.addObject().put("id", removal.id()).put("dir", removal.dir());
+                if (removal.lastAttempt() != null) {
+                    entry.put("attempt", removal.lastAttempt());
+                }
+            });
+        }
         try {
             return MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {

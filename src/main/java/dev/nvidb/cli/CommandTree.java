@@ -47,6 +47,8 @@ final class CommandTree {
                     leaf("ack", QueueAckCommand.class),
                     leaf("tick", QueueTickCommand.class),
                     leaf("daemon", QueueDaemonCommand.class),
+                    leaf("backup", QueueBackupCommand.class),
+                    leaf("gc", QueueGcCommand.class),
                     leaf("events", QueueEventsCommand.class),
                     leaf("drain", QueueNodeAdminCommand.Drain.class),
                     leaf("resume", QueueNodeAdminCommand.Resume.class),

@@ -7,7 +7,9 @@ import dev.nvidb.output.Printable;
 import dev.nvidb.output.QueueText;
 import dev.nvidb.queue.Daemon;
 import dev.nvidb.queue.DaemonPass;
+import dev.nvidb.queue.MaintenanceResult;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.RetentionResult;
 import dev.nvidb.queue.TickResult;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -75,13 +77,34 @@ final class QueueDaemonCommand implements Callable<Integer> {
         }
     }
 
+    /** One line for a backup made or failed, one for retention that removed something or failed. */
+    private void maintenance(DaemonPass pass) {
+        MaintenanceResult done = pass.maintenance();
+        if (done.backup() != null) {
+            context.out().println(pass.startedAt() + " backup: " + Printable.of(done.backup().file().toString())
+                    + (done.backup().removed().isEmpty() ? "" : ", " + done.backup().removed().size() + " old removed"));
+        }
+        if (done.backupError() != null) {
+            context.out().println(pass.startedAt() + " backup failed: " + Printable.of(done.backupError()));
+        }
+        RetentionResult removed = done.retention();
+        if (removed != null && (!removed.jobs().isEmpty() || removed.events() + removed.alerts() + removed.jobDirs() > 0
+                || !removed.problems().isEmpty())) {
+            context.out().println(pass.startedAt() + " retention: " + QueueGcCommand.summary(removed));
+        }
+        if (done.retentionError() != null) {
+            context.out().println(pass.startedAt() + " retention failed: " + Printable.of(done.retentionError()));
+        }
+    }
+
     private void print(DaemonPass pass, boolean always) {
         TickResult tick = pass.tick();
         if (options.json) {
             JsonCommands.DaemonPassed document = JsonCommands.DaemonPassed.of(pass.ok(), pass.startedAt(),
                     pass.error(), tick == null ? null : new JsonCommands.Ticked(Json.SCHEMA_VERSION,
                     tick.failed().isEmpty(), tick.ran(), tick.answered(), tick.failed(), tick.skipped(),
-                    tick.settled(), tick.placed(), tick.duration().toMillis())).with(pass.delivery());
+                    tick.settled(), tick.placed(), tick.duration().toMillis()), pass.maintenance())
+                    .with(pass.delivery());
             context.out().println(always ? Json.write(document) : Json.line(document));
         } else if (pass.error() != null) {
             context.out().println(pass.startedAt() + " pass failed: " + Printable.of(pass.error()));
@@ -97,6 +120,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
             if (delivered != null) {
                 context.out().println(pass.startedAt() + " " + delivered);
             }
+            maintenance(pass);
         }
         context.out().flush();
     }

@@ -56,6 +56,7 @@ final class QueueStatusCommand implements Callable<Integer> {
             }
             context.out().println(QueueText.counts(status.counts()) + (status.pendingReaps() > 0
                     ? "; " + status.pendingReaps() + " kills owed to unreachable nodes" : ""));
+            context.out().print(QueueText.storage(status.storage(), Instant.now()));
             return ExitCodes.ok();
         }
     }

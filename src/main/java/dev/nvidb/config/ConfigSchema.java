@@ -26,6 +26,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
     public static final String QUEUE = "queue";
     public static final String NOTIFY = "queue.notify";
     public static final String BACKUP = "queue.backup";
+    public static final String RETENTION = "queue.retention";
     public static final String REMOTE = "remote";
 
     static final List<String> CONFIG_FILE_KEYS = List.of("basic", "servers", "view", "queue");
@@ -38,10 +39,13 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
             "show_unsupported", "history", "process_pane", "mouse", "single_line");
     static final List<String> QUEUE_KEYS = List.of("include_local", "local_node_name", "tick_min_interval",
             "lease_seconds", "headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node", "placement",
-            "job_root", "kill_grace_seconds", "backoff_max_seconds", "lost_after_seconds", "log_tail_lines", "notify", "backup");
+            "job_root", "kill_grace_seconds", "backoff_max_seconds", "lost_after_seconds", "log_tail_lines", "notify", "backup",
+            "retention");
     static final List<String> NOTIFY_KEYS = List.of("desktop", "log", "command", "command_shell",
             "command_timeout_seconds", "min_severity");
     static final List<String> BACKUP_KEYS = List.of("enabled", "interval_hours", "keep", "directory");
+    static final List<String> RETENTION_KEYS = List.of("finished_jobs_days", "events_days", "alerts_days",
+            "job_dirs_days");
     static final List<String> REMOTE_KEYS = List.of("host", "nvidb", "port", "username", "nvidb_home", "keeper");
 
     public ConfigSchema {
@@ -60,6 +64,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
         sections.put(QUEUE, QUEUE_KEYS);
         sections.put(NOTIFY, NOTIFY_KEYS);
         sections.put(BACKUP, BACKUP_KEYS);
+        sections.put(RETENTION, RETENTION_KEYS);
         sections.put(REMOTE, REMOTE_KEYS);
         return new ConfigSchema(sections, Map.of("gpu_ids", "gpus"));
     }

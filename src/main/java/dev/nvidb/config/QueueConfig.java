@@ -19,6 +19,7 @@ package dev.nvidb.config;
  * @param logTailLines      log lines kept with a failed job
  * @param notifications     alert delivery ({@code notify:})
  * @param backup            periodic backups
+ * @param retention         how long finished jobs, events, alerts and job directories are kept
  */
 public record QueueConfig(
         boolean includeLocal,
@@ -35,11 +36,23 @@ public record QueueConfig(
         int lostAfterSeconds,
         int logTailLines,
         NotifyConfig notifications,
-        BackupConfig backup) {
+        BackupConfig backup,
+        RetentionConfig retention) {
+
+    /** Settings with the default retention. */
+    public QueueConfig(boolean includeLocal, String localNodeName, int tickMinInterval, int leaseSeconds,
+                       int headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, PlacementPolicy placement,
+                       String jobRoot, int killGraceSeconds, int backoffMaxSeconds, int lostAfterSeconds,
+                       int logTailLines, NotifyConfig notifications, BackupConfig backup) {
+        this(includeLocal, localNodeName, tickMinInterval, leaseSeconds, headroomMb, maxJobsPerGpu, maxCpuJobsPerNode,
+                placement, jobRoot, killGraceSeconds, backoffMaxSeconds, lostAfterSeconds, logTailLines, notifications,
+                backup, RetentionConfig.defaults());
+    }
 
     /** The built-in defaults. */
     public static QueueConfig defaults() {
         return new QueueConfig(false, null, 2, 30, 512, 0, 4, PlacementPolicy.SPREAD, "~/.nvidb/jobs",
-                10, 300, 3600, 20, NotifyConfig.defaults(), BackupConfig.defaults());
+                10, 300, 3600, 20, NotifyConfig.defaults(), BackupConfig.defaults(),
+                RetentionConfig.defaults());
     }
 }

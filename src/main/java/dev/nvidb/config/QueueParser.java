@@ -8,7 +8,8 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * Reads a {@code queue:} section on top of earlier settings, key by key: a key that is present
- * replaces the earlier value, an absent key keeps it. The same for {@code notify:} and {@code backup:}.
+ * replaces the earlier value, an absent key keeps it. The same for {@code notify:}, {@code backup:} and
+ * {@code retention:}.
  */
 final class QueueParser {
 
@@ -16,6 +17,10 @@ final class QueueParser {
             + "; see queue.example.yml";
     private static final String NOTIFY_HINT = "valid keys: " + String.join(", ", ConfigSchema.NOTIFY_KEYS);
     private static final String BACKUP_HINT = "valid keys: " + String.join(", ", ConfigSchema.BACKUP_KEYS);
+    private static final String RETENTION_HINT = "valid keys: " + String.join(", ", ConfigSchema.RETENTION_KEYS)
+            + "; days, 0 keeps forever";
+    /** The longest retention accepted: 100 years. */
+    private static final int MAX_DAYS = 36500;
     private static final int MAX = Integer.MAX_VALUE;
 
     private QueueParser() {
@@ -44,7 +49,17 @@ final class QueueParser {
                 section.section("notify", "in queue.notify", ConfigSchema.NOTIFY_KEYS, NOTIFY_HINT)
                         .map(notify -> notify(base.notifications(), notify)).orElse(base.notifications()),
                 section.section("backup", "in queue.backup", ConfigSchema.BACKUP_KEYS, BACKUP_HINT)
-                        .map(backup -> backup(base.backup(), backup, home)).orElse(base.backup()));
+                        .map(backup -> backup(base.backup(), backup, home)).orElse(base.backup()),
+                section.section("retention", "in queue.retention", ConfigSchema.RETENTION_KEYS, RETENTION_HINT)
+                        .map(retention -> retention(base.retention(), retention)).orElse(base.retention()));
+    }
+
+    private static RetentionConfig retention(RetentionConfig base, YamlSection section) {
+        return new RetentionConfig(
+                section.integer("finished_jobs_days", 0, MAX_DAYS, base.finishedJobsDays()),
+                section.integer("events_days", 0, MAX_DAYS, base.eventsDays()),
+                section.integer("alerts_days", 0, MAX_DAYS, base.alertsDays()),
+                section.integer("job_dirs_days", 0, MAX_DAYS, base.jobDirsDays()));
     }
 
     private static PlacementPolicy placement(YamlSection section, PlacementPolicy fallback) {

@@ -24,7 +24,9 @@ public enum AlertKind {
     /** A launch failed for sure; the job went back to pending. */
     LAUNCH_FAILED,
     /** A node stopped answering. */
-    NODE_DOWN;
+    NODE_DOWN,
+    /** The daemon's scheduled backup of the queue failed (once until a backup succeeds again). */
+    BACKUP_FAILED;
 
     /** The stored and shown name: {@code job_failed}, {@code node_down}, … */
     public String key() {

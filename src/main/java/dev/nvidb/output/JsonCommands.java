@@ -68,12 +68,19 @@ public final class JsonCommands {
      * @param error     why the pass failed, or null
      * @param tick      its scheduler pass, or null when the pass failed first
      * @param delivery  its alert delivery ({@code notify}), or null with {@code --no-notify} or when it failed
+     * @param maintenance the backup and retention it did when due
      */
     public record DaemonPassed(int schemaVersion, boolean ok, java.math.BigDecimal startedAt, String error,
-                               Ticked tick, @JsonProperty("notify") DaemonNotify delivery) {
+                               Ticked tick, @JsonProperty("notify") DaemonNotify delivery, Maintained maintenance) {
 
         public static DaemonPassed of(boolean ok, java.time.Instant startedAt, String error, Ticked tick) {
-            return new DaemonPassed(Json.SCHEMA_VERSION, ok, JsonJob.seconds(startedAt), error, tick, null);
+            return of(ok, startedAt, error, tick, null);
+        }
+
+        public static DaemonPassed of(boolean ok, java.time.Instant startedAt, String error, Ticked tick,
+                                      dev.nvidb.queue.MaintenanceResult maintenance) {
+            return new DaemonPassed(Json.SCHEMA_VERSION, ok, JsonJob.seconds(startedAt), error, tick, null,
+                    Maintained.of(maintenance));
         }
 
         /** This document with the pass's alert delivery. */
@@ -81,7 +88,45 @@ public final class JsonCommands {
             return pass == null ? this : new DaemonPassed(schemaVersion, ok, startedAt, error, tick, new DaemonNotify(
                     pass.channels().stream().map(channel -> new Delivered(channel.channel(), channel.delivered(),
                             channel.notOwed(), channel.backlog(), channel.failed(), channel.error(), channel.owed(),
-                            JsonJob.seconds(channel.nextAttemptAt()))).toList()));
+                            JsonJob.seconds(channel.nextAttemptAt()))).toList()), maintenance);
+        }
+    }
+
+    /**
+     * A daemon pass's housekeeping: the backup made ({@code backup}, null when none was due),
+     * why a due one failed, what retention removed (null when not due) and why it failed.
+     */
+    public record Maintained(BackedUp backup, String backupError, Collected retention, String retentionError) {
+
+        static Maintained of(dev.nvidb.queue.MaintenanceResult result) {
+            if (result == null) {
+                return new Maintained(null, null, null, null);
+            }
+            return new Maintained(result.backup() == null ? null : BackedUp.of(result.backup()), result.backupError(),
+                    result.retention() == null ? null : Collected.of(result.retention()), result.retentionError());
+        }
+    }
+
+    /** {@code queue backup --json}: the file written, its size, its time and the old backups rotation deleted. */
+    public record BackedUp(int schemaVersion, boolean ok, String file, long bytes, java.math.BigDecimal at,
+                           List<String> removed) {
+
+        public static BackedUp of(dev.nvidb.queue.BackupResult result) {
+            return new BackedUp(Json.SCHEMA_VERSION, true, result.file().toString(), result.bytes(),
+                    JsonJob.seconds(result.at()), result.removed().stream().map(Object::toString).toList());
+        }
+    }
+
+    /**
+     * {@code queue gc --json}: what retention removed (with {@code dry_run}, what it would
+     * remove from the database, and how many job directories are due).
+     */
+    public record Collected(int schemaVersion, boolean ok, boolean dryRun, List<Long> jobs, int events, int alerts,
+                            int jobDirs, List<String> problems) {
+
+        public static Collected of(dev.nvidb.queue.RetentionResult result) {
+            return new Collected(Json.SCHEMA_VERSION, result.problems().isEmpty(), result.dryRun(), result.jobs(),
+                    result.events(), result.alerts(), result.jobDirs(), result.problems());
         }
     }
 

@@ -22,7 +22,8 @@ public final class JsonQueue {
     /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
     public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
                          List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt,
-                         ClockSkew clockSkew, Object keeper, @JsonProperty("notify") Notify delivery) {
+                         ClockSkew clockSkew, Object keeper, @JsonProperty("notify") Notify delivery,
+                         Long databaseBytes, BigDecimal lastBackupAt) {
     }
 
     /** Alert delivery ({@code queue.notify}): each channel on; null in {@code queue status} when none is. */
@@ -60,7 +61,9 @@ public final class JsonQueue {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
         return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
                 status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()),
-                skew(status.clockSkew()), null, notify(status.delivery()));
+                skew(status.clockSkew()), null, notify(status.delivery()),
+                status.storage() == null ? null : status.storage().databaseBytes(),
+                status.storage() == null ? null : JsonJob.seconds(status.storage().lastBackupAt()));
     }
 
     private static Notify notify(NotifyStatus delivery) {

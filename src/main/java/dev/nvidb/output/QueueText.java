@@ -124,6 +124,17 @@ public final class QueueText {
         return parts.isEmpty() ? null : Printable.of("notify: " + String.join("; ", parts));
     }
 
+    /** "database 1.5 MiB; last backup 3h ago" (or "no backup yet"); empty without figures. */
+    public static String storage(dev.nvidb.queue.QueueStatus.Storage storage, Instant now) {
+        if (storage == null) {
+            return "";
+        }
+        double mib = storage.databaseBytes() / 1048576.0;
+        String size = mib < 10 ? String.format(Locale.ROOT, "%.1f MiB", mib) : String.format(Locale.ROOT, "%.0f MiB", mib);
+        return "database " + size + "; " + (storage.lastBackupAt() == null ? "no backup yet"
+                : "last backup " + JobText.ago(storage.lastBackupAt(), now) + " ago") + "\n";
+    }
+
     public static String counts(Map<String, Integer> counts) {
         return counts.entrySet().stream().filter(entry -> entry.getValue() > 0)
                 .map(entry -> entry.getValue() + " " + entry.getKey()).collect(Collectors.joining(", "));

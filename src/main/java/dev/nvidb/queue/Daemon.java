@@ -30,21 +30,27 @@ public final class Daemon {
     private final Clock clock;
     private final Pause pause;
     private final Delivering delivering;
+    private final Maintenance maintenance;
     private DaemonServer server;
 
-    /** @param delivering the alert delivery after each tick, or null to tick only ({@code --no-notify}) */
-    Daemon(QueueEngine engine, Pause pause, Delivering delivering) {
+    /**
+     * @param delivering  the alert delivery after each tick, or null to tick only ({@code --no-notify})
+     * @param maintenance backups and retention, done when due after delivery
+     */
+    Daemon(QueueEngine engine, Pause pause, Delivering delivering, Maintenance maintenance) {
         this.engine = engine;
         this.clock = engine.clock();
         this.pause = pause;
         this.delivering = delivering;
+        this.maintenance = maintenance;
     }
 
     /** One pass now. */
     public DaemonPass pass() {
         Instant started = clock.instant();
         TickResult tick = tick();
-        return notify(new DaemonPass(started, tick, null));
+        DaemonPass pass = notify(new DaemonPass(started, tick, null));
+        return pass.withMaintenance(maintenance.due());
     }
 
     /**

@@ -107,7 +107,7 @@ public final class Queue implements AutoCloseable {
 
     /** The daemon, ticking only (no alert delivery: {@code --no-notify}). */
     public Daemon daemon() {
-        return new Daemon(engine, pause, null);
+        return new Daemon(engine, pause, null, new Maintenance(engine));
     }
 
     /**
@@ -120,7 +120,17 @@ public final class Queue implements AutoCloseable {
         Delivering delivering = new Delivering(engine.database(),
                 Channels.of(config.notifications(), alertsLog, environment), config.notifications(), engine.clock(),
                 Duration.ofSeconds(config.backoffMaxSeconds()));
-        return new Daemon(engine, pause, delivering);
+        return new Daemon(engine, pause, delivering, new Maintenance(engine));
+    }
+
+    /** Backups of the queue database ({@code queue backup}). */
+    public Backups backups() {
+        return new Backups(engine);
+    }
+
+    /** Removal of what is older than {@code queue.retention} allows ({@code queue gc}). */
+    public Retention retention() {
+        return new Retention(engine);
     }
 
     @Override

@@ -110,8 +110,23 @@ public final class StatusReading {
                     new ReapStore(engine.database()).list(conn, null).size(),
                     new MetaStore(engine.database()).getInstant(conn, MetaStore.LAST_TICK_AT).orElse(null),
                     clockSkew(RecordedTimes.latest(conn), engine.clock().instant()),
-                    Delivering.status(engine.database(), engine.settings().queue().notifications()));
+                    Delivering.status(engine.database(), engine.settings().queue().notifications()),
+                    new QueueStatus.Storage(databaseBytes(engine.database().file()),
+                            new MetaStore(engine.database()).getInstant(conn, Backups.LAST_BACKUP_AT).orElse(null)));
         });
+    }
+
+    /** The size of {@code queue.db} with its write-ahead log (what the queue takes on disk). */
+    static long databaseBytes(java.nio.file.Path file) {
+        long bytes = 0;
+        for (java.nio.file.Path part : List.of(file, java.nio.file.Path.of(file + "-wal"))) {
+            try {
+                bytes += java.nio.file.Files.size(part);
+            } catch (java.io.IOException | SecurityException absent) {
+                // No write-ahead log right now (every connection closed cleanly).
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -75,6 +75,35 @@ public final class Database implements AutoCloseable {
         return transaction(action, true, work);
     }
 
+    /**
+     * Runs {@code work} in a write transaction and rolls it back whatever happens: what a change
+     * would do, measured by doing it ({@code --dry-run}). Not inside another transaction.
+     */
+    public <T> T rehearse(String action, SqlWork<T> work) {
+        lock.lock();
+        try {
+            if (depth > 0) {
+                throw new IllegalStateException("cannot rehearse " + action + " inside a transaction");
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("BEGIN IMMEDIATE");
+                depth = 1;
+                writing = true;
+                try {
+                    return work.run(connection);
+                } finally {
+                    depth = 0;
+                    writing = false;
+                    rollback(statement);
+                }
+            } catch (SQLException e) {
+                throw SqlErrors.translate(action, e);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Runs {@code work} in a read transaction: every query inside sees the same snapshot. */
     public <T> T read(String action, SqlWork<T> work) {
         return transaction(action, false, work);

@@ -52,6 +52,17 @@ final class LocalAgent {
 
     /** Sends one request line as given (to send what {@link AgentRequest} would refuse to render). */
     ProbeReply send(String requestJson) {
+        byte[][] streams = exchange(requestJson);
+        return AgentReplyParser.parseReply("local", streams[0], streams[1]);
+    }
+
+    /** Sends one request; the reply line as the agent wrote it. */
+    String sendRaw(AgentRequest request) {
+        return new String(exchange(request.toJson())[0], StandardCharsets.UTF_8);
+    }
+
+    /** Stdout and stderr of the agent for one request line. */
+    private byte[][] exchange(String requestJson) {
         try {
             Process agent = start();
             try (OutputStream in = agent.getOutputStream()) {
@@ -65,7 +76,7 @@ final class LocalAgent {
             byte[] stderr = agent.getErrorStream().readAllBytes();
             assertEquals(0, agent.exitValue(), new String(stderr, StandardCharsets.UTF_8));
             assertEquals(1, new String(stdout, StandardCharsets.UTF_8).lines().count(), "one reply line only");
-            return AgentReplyParser.parseReply("local", stdout, stderr);
+            return new byte[][] {stdout, stderr};
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

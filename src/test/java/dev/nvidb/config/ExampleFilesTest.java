@@ -46,12 +46,13 @@ class ExampleFilesTest {
         NvidbConfig config = TempHome.in(dir).config(Files.readString(CONFIG_EXAMPLE))
                 .queue(Files.readString(QUEUE_EXAMPLE)).load();
         assertEquals(null, config.remote(), "forwarding is not built");
-        assertEquals(QueueConfig.defaults().backup(), config.queue().backup(), "backups are not built");
+        assertEquals(QueueConfig.defaults().backup(), config.queue().backup(), "the examples leave backups off");
+        assertEquals(QueueConfig.defaults().retention(), config.queue().retention(), "the examples show the defaults");
         assertEquals(QueueConfig.defaults().notifications(), config.queue().notifications(),
                 "copying an example turns on no delivery channel beyond the default log");
         for (Path example : List.of(CONFIG_EXAMPLE, QUEUE_EXAMPLE)) {
             String text = Files.readString(example);
-            for (String key : List.of("remote", "\\s+notify", "\\s+backup")) {
+            for (String key : List.of("remote", "\\s+notify")) {
                 assertTrue(!java.util.regex.Pattern.compile("(?m)^" + key + ":").matcher(text).find(),
                         example + " switches on " + key + ":");
             }

@@ -204,7 +204,8 @@ final class QueueSamples {
             counts.put(state.key(), 0);
         }
         jobs().forEach(view -> counts.merge(view.job().state().key(), 1, Integer::sum));
-        return new QueueStatus(nodes(), jobs(), counts, openAlerts(), 1, ago(2), null, delivery());
+        return new QueueStatus(nodes(), jobs(), counts, openAlerts(), 1, ago(2), null, delivery(),
+                new QueueStatus.Storage(3_145_728, ago(3 * 3600)));
     }
 
     /** Alert delivery: the log is up to date, the hook fails and owes two alerts. */

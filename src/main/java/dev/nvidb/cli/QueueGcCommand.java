@@ -1,0 +1,57 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonCommands;
+import dev.nvidb.output.Printable;
+import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.RetentionResult;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nvidb queue gc [--dry-run]}: retention now: remove finished jobs, events, alerts and job
+ * directories older than {@code queue.retention} allows (the daemon does this about hourly).
+ */
+@Command(name = "gc", description = "Remove finished jobs, events, alerts and job directories past queue.retention.",
+        footerHeading = "%nExamples:%n",
+        footer = {"  nvidb queue gc --dry-run    # what would go (the database only; nodes are not asked)",
+                "  nvidb queue gc"})
+final class QueueGcCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Mixin
+    QueueOptions options;
+
+    @Option(names = "--dry-run", description = "Count what would be removed from the database and change nothing.")
+    boolean dryRun;
+
+    QueueGcCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        try (Wiring wiring = new Wiring(context)) {
+            Queue queue = wiring.queue(options);
+            RetentionResult result = queue.retention().run(dryRun);
+            if (options.json) {
+                context.out().println(Json.write(JsonCommands.Collected.of(result)));
+            } else {
+                context.out().println((dryRun ? "would remove: " : "removed: ") + summary(result));
+                result.problems().forEach(problem -> context.err().println("nvidb: " + Printable.of(problem)));
+            }
+            return ExitCodes.okOr(result.problems().isEmpty(), ExitCodes.Outcome.FAILED);
+        }
+    }
+
+    /** "3 finished jobs, 120 events, 2 alerts, 3 job directories" (and the problems). */
+    static String summary(RetentionResult result) {
+        String line = result.jobs().size() + " finished jobs, " + result.events() + " events, " + result.alerts()
+                + " alerts, " + result.jobDirs() + (result.dryRun() ? " job directories due" : " job directories");
+        return result.problems().isEmpty() ? line : line + "; " + result.problems().size() + " problems: "
+                + Printable.of(String.join("; ", result.problems()));
+    }
+}
