@@ -17,7 +17,7 @@ public final class JsonQueue {
     private JsonQueue() {
     }
 
-    /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
+    /** {@code queue status --json}. {@code keeper} is null while no keeper is installed (see {@link JsonKeeper}). */
     public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
                          List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt,
                          ClockSkew clockSkew, Object keeper) {
@@ -46,10 +46,15 @@ public final class JsonQueue {
     }
 
     public static Status status(QueueStatus status, List<JsonJob> jobs) {
+        return status(status, jobs, null);
+    }
+
+    /** {@code queue status --json} with the keeper's state ({@code keeper} null: none installed). */
+    public static Status status(QueueStatus status, List<JsonJob> jobs, JsonKeeper keeper) {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
         return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
                 status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()),
-                skew(status.clockSkew()), null);
+                skew(status.clockSkew()), keeper);
     }
 
     private static ClockSkew skew(dev.nvidb.queue.ClockSkew skew) {
