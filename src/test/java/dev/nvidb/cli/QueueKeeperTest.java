@@ -312,6 +312,55 @@ class QueueKeeperTest {
         assertEquals("shell", JSON.readTree(keeper("status", "--json").stdout()).path("keeper").path("kind").asText());
     }
 
+    @Test
+    void aDaemonThatKeepsExitingAtOnceIsRestartedWithGrowingBackOffAndReportedFailing() throws Exception {
+        Path broken = home.resolve("broken-nvidb");
+        Files.writeString(broken, "#!/bin/sh\necho 'nvidb: cannot start' >&2\nexit 3\n");
+        Files.setPosixFilePermissions(broken, PosixFilePermissions.fromString("rwx------"));
+        env.put("NVIDB_LAUNCHER", broken.toString());
+        assertEquals(0, keeper("install", "--start", "--interval", "1").exitCode());
+        await(() -> "failing".equals(status().path("keeper").path("state").asText()) ? 1 : 0, "the keeper failing");
+        JsonNode failing = status().path("keeper");
+        assertEquals(3, failing.path("last_exit").asInt(), failing.toString());
+        assertTrue(failing.path("restarts").asInt() >= 2, failing.toString());
+
+        CliRun text = keeper("status");
+        assertEquals(1, text.exitCode(), "failing is not moving the queue");
+        assertTrue(text.stdout().startsWith("keeper FAILING: shell supervisor"), text.stdout());
+        CliRun ensure = keeper("ensure");
+        assertEquals(1, ensure.exitCode());
+        assertEquals("", ensure.stdout());
+        assertEquals(1, ensure.stderr().strip().lines().count(), ensure.stderr());
+        assertTrue(ensure.stderr().startsWith("nvidb: queue keeper: the queue keeper runs but its daemon exited"),
+                ensure.stderr());
+        String log = Files.readString(nvidbHome.resolve("queue-keeper.log"));
+        assertTrue(log.contains("starting it again in 1 s") && log.contains("starting it again in 2 s")
+                && log.contains("starting it again in 4 s"), log);
+        assertTrue(log.contains("nvidb: cannot start"), "the daemon's own output is in the log");
+    }
+
+    @Test
+    void aLogOverOneMebibyteIsCutBeforeTheDaemonStarts() throws Exception {
+        Path log = nvidbHome.resolve("queue-keeper.log");
+        Files.writeString(log, "x".repeat(99) + "\n", StandardCharsets.UTF_8);
+        byte[] line = ("y".repeat(99) + "\n").getBytes(StandardCharsets.UTF_8);
+        try (var out = Files.newOutputStream(log, java.nio.file.StandardOpenOption.APPEND)) {
+            for (int i = 0; i < 15_000; i++) {
+                out.write(line);
+            }
+        }
+        assertEquals(0, keeper("install", "--start", "--interval", "1").exitCode());
+        Path old = nvidbHome.resolve("queue-keeper.log.1");
+        await(() -> {
+            try {
+                return Files.exists(old) && Files.size(old) > 1_500_000 && Files.readString(log).contains("log cut at") ? 1 : 0;
+            } catch (IOException e) {
+                return 0;
+            }
+        }, "the part before the cut in queue-keeper.log.1");
+        assertTrue(Files.size(log) < 100_000, "the log starts again");
+    }
+
     private CliRun keeper(String... words) {
         List<String> args = new ArrayList<>(List.of("queue", "keeper"));
         args.addAll(List.of(words));
