@@ -63,6 +63,8 @@ final class SupervisorScript {
             set -u
             umask 077
             export NVIDB_HOME=@HOME@
+            # Away from the directory it was started in, which may go away (an unmounted share).
+            cd "$NVIDB_HOME" 2>/dev/null || cd /
             launcher=@LAUNCHER@
             interval=@INTERVAL@
             @JAVA@lock="$NVIDB_HOME/queue-keeper.lock"
