@@ -23,7 +23,7 @@ final class SystemdUnit {
         unit.append("# Written by `nvidb queue keeper install --systemd` (which rewrites it). To start it at boot,\n");
         unit.append("# before you log in, the host must let your user manager linger: loginctl enable-linger \"$USER\"\n");
         unit.append("[Unit]\n");
-        unit.append("Description=nvidb queue daemon (").append(quoted(home.toString(), false)).append(")\n");
+        unit.append("Description=nvidb queue daemon for ").append(home.toString().replace("%", "%%")).append('\n');
         unit.append("StartLimitIntervalSec=0\n\n");
         unit.append("[Service]\n");
         unit.append("Type=simple\n");
