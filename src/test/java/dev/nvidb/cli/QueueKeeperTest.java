@@ -361,6 +361,38 @@ class QueueKeeperTest {
         assertTrue(Files.size(log) < 100_000, "the log starts again");
     }
 
+    /**
+     * A client runs ensure over SSH before its command: the keeper it starts must not hold the
+     * command's stdout or stderr, or the SSH channel would stay open as long as the keeper runs.
+     */
+    @Test
+    void ensureAsAProcessEndsItsOutputStreamsWhenItExits() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(env.get("NVIDB_LAUNCHER"), "queue", "keeper", "ensure");
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process ensure = builder.start();
+        try {
+            ensure.getOutputStream().close();
+            var out = java.util.concurrent.CompletableFuture.supplyAsync(() -> drain(ensure.getInputStream()));
+            var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> drain(ensure.getErrorStream()));
+            assertTrue(ensure.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "ensure ends");
+            assertEquals(0, ensure.exitValue());
+            assertEquals("", out.get(10, java.util.concurrent.TimeUnit.SECONDS), "stdout ends with the process");
+            assertTrue(err.get(10, java.util.concurrent.TimeUnit.SECONDS).contains("installed the shell keeper"));
+        } finally {
+            ensure.destroyForcibly();
+        }
+        assertEquals(0, keeper("status").exitCode());
+    }
+
+    private static String drain(java.io.InputStream stream) {
+        try {
+            return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private CliRun keeper(String... words) {
         List<String> args = new ArrayList<>(List.of("queue", "keeper"));
         args.addAll(List.of(words));
