@@ -393,6 +393,33 @@ class QueueKeeperTest {
         }
     }
 
+    /**
+     * The script alone, started by hand after its predecessor was killed (no nvidb command to
+     * clean up first): the dead supervisor's lock is free, whatever children it left, and the
+     * daemon it left running is stopped before the new one starts.
+     */
+    @Test
+    void aScriptStartedByHandAfterItsSupervisorWasKilledTakesOverTheLockAndTheOrphanedDaemon() throws Exception {
+        assertEquals(0, keeper("install", "--start", "--interval", "1").exitCode());
+        long supervisor = status().path("keeper").path("supervisor_pid").asLong();
+        long daemon = await(() -> status().path("keeper").path("daemon_pid").asLong(0), "a daemon");
+        ProcessHandle.of(supervisor).orElseThrow().destroyForcibly();
+        await(() -> ProcessHandle.of(supervisor).isPresent() ? 0 : 1, "the supervisor gone");
+
+        ProcessBuilder byHand = new ProcessBuilder("setsid", "bash", nvidbHome.resolve("queue-keeper.sh").toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        byHand.environment().putAll(env);
+        byHand.start();
+        long second = await(() -> {
+            long pid = status().path("keeper").path("supervisor_pid").asLong(0);
+            return pid != supervisor && status().path("ok").asBoolean() ? pid : 0;
+        }, "the supervisor started by hand up");
+        await(() -> ProcessHandle.of(daemon).isPresent() ? 0 : 1, "the orphaned daemon stopped");
+        assertEquals(List.of(second), supervisors());
+    }
+
     private CliRun keeper(String... words) {
         List<String> args = new ArrayList<>(List.of("queue", "keeper"));
         args.addAll(List.of(words));
