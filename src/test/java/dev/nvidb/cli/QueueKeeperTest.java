@@ -420,6 +420,44 @@ class QueueKeeperTest {
         assertEquals(List.of(second), supervisors());
     }
 
+    @Test
+    void stopLeavesTheJobsTheDaemonStartedRunning() throws Exception {
+        assertEquals(0, keeper("install", "--start", "--interval", "1").exitCode());
+        CliRun submit = CliRun.run(env, "job", "submit", "--no-tick", "--gpus", "0", "--", "sleep", "617");
+        assertEquals(0, submit.exitCode(), submit.stderr());
+        await(() -> jobState().equals("running") ? 1 : 0, "the job placed by the daemon");
+        List<Long> job = new ArrayList<>();
+        await(() -> {
+            job.addAll(sleeping617());
+            return job.size();
+        }, "the job's process");
+        assertEquals(0, keeper("stop").exitCode());
+        assertEquals(job, sleeping617(), "the job runs on without its daemon");
+    }
+
+    private String jobState() {
+        try {
+            return JSON.readTree(CliRun.run(env, "job", "show", "1", "--json", "--no-tick").stdout()).path("job").path("state").asText();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private List<Long> sleeping617() {
+        List<Long> found = new ArrayList<>();
+        for (long pid : ours()) {
+            try {
+                String cmdline = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8);
+                if (cmdline.equals("sleep\0" + "617\0")) {
+                    found.add(pid);
+                }
+            } catch (IOException e) {
+                // gone
+            }
+        }
+        return found;
+    }
+
     private CliRun keeper(String... words) {
         List<String> args = new ArrayList<>(List.of("queue", "keeper"));
         args.addAll(List.of(words));
@@ -465,7 +503,7 @@ class QueueKeeperTest {
         return new long[] {Long.parseLong(fields[2]), Long.parseLong(fields[3])};
     }
 
-    /** The processes (other than this test) whose environment names this test's NVIDB_HOME. */
+    /** The processes (other than this test) whose environment names this test's NVIDB_HOME or a job directory in it. */
     private List<Long> ours() {
         List<Long> found = new ArrayList<>();
         long self = ProcessHandle.current().pid();
@@ -475,7 +513,8 @@ class QueueKeeperTest {
                     String environ = new String(Files.readAllBytes(Path.of("/proc/" + process.pid() + "/environ")),
                             StandardCharsets.UTF_8);
                     for (String home : List.of(nvidbHome.toString(), env.get("NVIDB_HOME"))) {
-                        if (environ.contains("NVIDB_HOME=" + home + "\0")) {
+                        // The keeper's processes carry NVIDB_HOME; the jobs, their directory under it.
+                        if (environ.contains("NVIDB_HOME=" + home + "\0") || environ.contains("NVIDB_JOB_DIR=" + home + "/")) {
                             found.add(process.pid());
                             return;
                         }
