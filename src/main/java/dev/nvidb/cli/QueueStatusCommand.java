@@ -1,6 +1,10 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.keeper.Keeper;
+import dev.nvidb.keeper.KeeperState;
 import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonKeeper;
+import dev.nvidb.output.KeeperText;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.output.QueueText;
 import dev.nvidb.queue.JobView;
@@ -40,9 +44,10 @@ final class QueueStatusCommand implements Callable<Integer> {
             Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
             QueueStatus status = queue.reading().status(false, Math.max(0, recent));
+            KeeperState keeper = new Keeper(wiring.home(), context.environment()).state().orElse(null);
             if (options.json) {
                 List<dev.nvidb.output.JsonJob> jobs = status.jobs().stream().map(Render::json).toList();
-                context.out().println(Json.write(JsonQueue.status(status, jobs)));
+                context.out().println(Json.write(JsonQueue.status(status, jobs, JsonKeeper.of(keeper))));
                 return ExitCodes.ok();
             }
             int width = Terminal.width(context);
@@ -57,6 +62,9 @@ final class QueueStatusCommand implements Callable<Integer> {
             context.out().println(QueueText.counts(status.counts()) + (status.pendingReaps() > 0
                     ? "; " + status.pendingReaps() + " kills owed to unreachable nodes" : ""));
             context.out().print(QueueText.storage(status.storage(), Instant.now()));
+            if (keeper != null) {
+                context.out().println(KeeperText.line(keeper, java.time.ZoneId.systemDefault(), Terminal.style(context, false)));
+            }
             return ExitCodes.ok();
         }
     }

@@ -19,7 +19,7 @@ public final class JsonQueue {
     private JsonQueue() {
     }
 
-    /** {@code queue status --json}. {@code keeper} is null until a keeper is installed (a later feature). */
+    /** {@code queue status --json}. {@code keeper} is null while no keeper is installed (see {@link JsonKeeper}). */
     public record Status(int schemaVersion, boolean ok, List<Node> nodes, List<JsonJob> jobs, Map<String, Integer> counts,
                          List<JsonAlert> alerts, int openAlerts, int pendingReaps, BigDecimal lastTickAt,
                          ClockSkew clockSkew, Object keeper, @JsonProperty("notify") Notify delivery,
@@ -58,10 +58,15 @@ public final class JsonQueue {
     }
 
     public static Status status(QueueStatus status, List<JsonJob> jobs) {
+        return status(status, jobs, null);
+    }
+
+    /** {@code queue status --json} with the keeper's state ({@code keeper} null: none installed). */
+    public static Status status(QueueStatus status, List<JsonJob> jobs, JsonKeeper keeper) {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();
         return new Status(Json.SCHEMA_VERSION, true, status.nodes().stream().map(JsonQueue::node).toList(), jobs,
                 status.counts(), alerts, alerts.size(), status.pendingReaps(), JsonJob.seconds(status.lastTickAt()),
-                skew(status.clockSkew()), null, notify(status.delivery()),
+                skew(status.clockSkew()), keeper, notify(status.delivery()),
                 status.storage() == null ? null : status.storage().databaseBytes(),
                 status.storage() == null ? null : JsonJob.seconds(status.storage().lastBackupAt()));
     }
