@@ -25,8 +25,8 @@ public final class QueueEngine implements AutoCloseable {
     private final TickSettings settings;
     private final TickClient client;
     private final DaemonLink daemon;
-    /** The warm path this engine serves (it is the daemon's): its ticks run here, never ask the socket. */
-    private volatile DaemonServer serving;
+    /** True once this engine is a daemon's (serving the warm path or not): its ticks run here, never ask the socket. */
+    private volatile boolean daemonItself;
 
     public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
         this(database, nodes, clock, settings, TickClient.quiet());
@@ -112,8 +112,7 @@ public final class QueueEngine implements AutoCloseable {
 
     /** Whether a tick of this engine may be handed to a daemon: one seems to serve, and it is not this engine. */
     private boolean askDaemon() {
-        DaemonServer own = serving;
-        return (own == null || !own.open()) && daemon.present();
+        return !daemonItself && daemon.present();
     }
 
     /** True when a daemon seems to serve this database (its socket exists): commands then ask it to tick. */
@@ -134,11 +133,15 @@ public final class QueueEngine implements AutoCloseable {
         return lease.plus(settings.nodeTimeout()).plus(settings.nodeTimeout());
     }
 
-    /** Starts serving this database's warm path; empty when another daemon serves it (see {@link DaemonServer}). */
+    /**
+     * Makes this engine a daemon's and starts serving this database's warm path; empty when
+     * another daemon serves it (see {@link DaemonServer}).
+     */
     public Optional<DaemonServer> serveDaemon() {
-        Optional<DaemonServer> started = DaemonServer.start(database.file());
-        started.ifPresent(server -> serving = server);
-        return started;
+        // A daemon ticks itself, also the second one of a database (which does not serve): handing
+        // its ticks to the first would hold its passes (and its deliveries) behind the first's.
+        daemonItself = true;
+        return DaemonServer.start(database.file());
     }
 
     private TickReport tick(TickMode mode, Duration minInterval) {

@@ -200,8 +200,9 @@ class DaemonLinkTest {
         startDaemon();
         Path socket = DaemonWire.socket(dir.resolve("queue.db"));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
-        try (QueueEngine client = client()) {
-            assertTrue(client.serveDaemon().isEmpty(), "a second daemon does not take over the socket");
+        try (QueueEngine second = client(); QueueEngine client = client()) {
+            assertTrue(second.serveDaemon().isEmpty(), "a second daemon does not take over the socket");
+            assertFalse(second.daemonPresent(), "and ticks itself rather than through the first");
             assertTrue(client.wakeDaemon(), "the first still answers");
         }
     }
