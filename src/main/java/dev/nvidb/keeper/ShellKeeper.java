@@ -159,6 +159,9 @@ final class ShellKeeper {
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         builder.environment().putAll(environment);
+        // Started by the ensure step of a forwarded command: the supervisor and its daemon are not
+        // part of that forwarded command (which ends with its SSH session).
+        builder.environment().remove("NVIDB_FORWARDED");
         try {
             Process shell = builder.start();
             shell.waitFor();

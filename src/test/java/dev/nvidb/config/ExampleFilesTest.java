@@ -42,10 +42,10 @@ class ExampleFilesTest {
     }
 
     @Test
-    void examplesSwitchOnNothingThatIsNotBuilt() throws IOException {
+    void examplesCopiedAsTheyAreSwitchOnNothingSurprising() throws IOException {
         NvidbConfig config = TempHome.in(dir).config(Files.readString(CONFIG_EXAMPLE))
                 .queue(Files.readString(QUEUE_EXAMPLE)).load();
-        assertEquals(null, config.remote(), "forwarding is not built");
+        assertEquals(null, config.remote(), "a copied example does not turn this machine into a client");
         assertEquals(QueueConfig.defaults().backup(), config.queue().backup(), "the examples leave backups off");
         assertEquals(QueueConfig.defaults().retention(), config.queue().retention(), "the examples show the defaults");
         assertEquals(QueueConfig.defaults().notifications(), config.queue().notifications(),
