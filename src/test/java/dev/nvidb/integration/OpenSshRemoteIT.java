@@ -57,7 +57,9 @@ class OpenSshRemoteIT {
         install = Files.createDirectories(OpenSshHost.SHARED.resolve("remote-it"));
         Files.copy(build.resolve("nvidb.jar"), install.resolve("nvidb.jar"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        farNvidb = script(install.resolve("nvidb"), "#!/bin/sh\nLC_ALL=C.UTF-8; export LC_ALL\nexec '" + java
+        // Names itself as bin/nvidb does, so the keeper it installs can start it again.
+        farNvidb = script(install.resolve("nvidb"), "#!/bin/sh\nLC_ALL=C.UTF-8; export LC_ALL\nNVIDB_LAUNCHER='"
+                + install.resolve("nvidb") + "'; export NVIDB_LAUNCHER\nexec '" + java
                 + "' -XX:TieredStopAtLevel=1 -jar '" + install.resolve("nvidb.jar") + "' \"$@\"\n");
         fakeNvidb = script(install.resolve("fake-nvidb"), """
                 #!/bin/sh
@@ -187,6 +189,64 @@ class OpenSshRemoteIT {
         }
         Ran failed = client(env, "job", "submit", "--gpus", "0", "--wait", "--", "exit 3");
         assertEquals(1, failed.code(), failed.err());
+    }
+
+    /**
+     * The issue's whole story: the queue host has nothing but nvidb; a client with {@code remote:}
+     * submits (the keeper is installed and started there in the same round trip), goes away, and
+     * afterwards finds every failure in the queue host's {@code alerts.log}, delivered by the
+     * keeper's daemon while nobody was connected, and in {@code queue alerts}.
+     */
+    @Test
+    void aClientSubmitsWalksAwayAndFindsEveryFailureInTheAlertsLogAndQueueAlerts() throws Exception {
+        Map<String, String> env = forwardingWith(farNvidb, "ensure");
+        Path alertsLog = queueHost.home().resolve(".nvidb/alerts.log");
+        try {
+            Ran bad = client(env, "job", "submit", "--gpus", "0", "--json", "-n", "doomed", "--",
+                    "echo no such dataset >&2; exit 3");
+            assertEquals(0, bad.code(), bad.err());
+            assertTrue(bad.err().contains("installed the shell keeper and started it"), bad.err());
+            long doomed = JSON.readTree(bad.stdout()).at("/job/id").asLong();
+            Ran good = client(env, "job", "submit", "--gpus", "0", "--json", "-n", "fine", "--", "true");
+            assertEquals(0, good.code(), good.err());
+            assertEquals("", good.err(), "a keeper that is up is ensured silently");
+            long fine = JSON.readTree(good.stdout()).at("/job/id").asLong();
+
+            // Nobody is connected now: only the keeper's daemon can settle the job and deliver its alert.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            List<JsonNode> lines = List.of();
+            while (lines.stream().noneMatch(line -> line.path("job_id").asLong() == doomed)) {
+                assertTrue(System.nanoTime() < deadline, "no alert for job " + doomed + " in " + alertsLog + ": " + lines);
+                LockSupport.parkNanos(200_000_000L);
+                lines = Files.exists(alertsLog) ? Files.readAllLines(alertsLog).stream().map(OpenSshRemoteIT::parse).toList()
+                        : List.of();
+            }
+            JsonNode alert = lines.stream().filter(line -> line.path("job_id").asLong() == doomed).findFirst().orElseThrow();
+            assertEquals("job_failed", alert.path("kind").asText(), alert.toString());
+            assertTrue(alert.path("detail").asText().contains("no such dataset"), alert.toString());
+            assertTrue(alert.path("id").asLong() > 0, "every delivery carries the alert id");
+            assertTrue(lines.stream().noneMatch(line -> line.path("job_id").asLong() == fine), "a job that worked raises nothing");
+
+            Ran alerts = client(env, "queue", "alerts", "--json");
+            assertEquals(1, alerts.code(), "open alerts: exit 1; " + alerts.err());
+            assertTrue(JSON.readTree(alerts.stdout()).path("alerts").findValues("job_id").stream()
+                    .anyMatch(id -> id.asLong() == doomed), alerts.stdout());
+            assertEquals(0, client(env, "queue", "keeper", "status").code(), "the keeper is up on the queue host");
+            assertEquals("completed", JSON.readTree(client(env, "job", "show", String.valueOf(fine), "--json").stdout())
+                    .at("/job/state").asText());
+        } finally {
+            Ran stopped = client(env, "queue", "keeper", "stop");
+            assertEquals(0, stopped.code(), stopped.err());
+        }
+        assertEquals(1, pgrep("queue-keeper.sh"), "the keeper stopped");
+    }
+
+    private static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new AssertionError("alerts.log holds a line that is not JSON: " + line, e);
+        }
     }
 
     @Test
