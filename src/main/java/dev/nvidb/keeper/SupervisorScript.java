@@ -161,12 +161,13 @@ final class SupervisorScript {
             stopping=
             trap 'stopping=1' TERM INT HUP
             trap cleanup EXIT
-            say "keeper started for NVIDB_HOME=$NVIDB_HOME: $launcher queue daemon --interval $interval"
+            say "keeper started for NVIDB_HOME=$NVIDB_HOME: $launcher queue daemon --local --interval $interval"
 
             while [ -z "$stopping" ]; do
               rotate
               printf -v dsince '%(%s)T' -1
-              setsid "$launcher" queue daemon --interval "$interval" </dev/null >>"$log" 2>&1 9>&- &
+              # --local: this home's own queue, even if its queue.yml names a remote queue host
+              setsid "$launcher" queue daemon --local --interval "$interval" </dev/null >>"$log" 2>&1 9>&- &
               dpid=$!
               start_ticks "$dpid"
               dstart=$ticks

@@ -31,7 +31,7 @@ final class SystemdUnit {
         if (java != null) {
             unit.append("Environment=").append(quoted("JAVA=" + java, false)).append('\n');
         }
-        unit.append("ExecStart=").append(quoted(launcher.toString(), true)).append(" queue daemon --interval ")
+        unit.append("ExecStart=").append(quoted(launcher.toString(), true)).append(" queue daemon --local --interval ")
                 .append(quoted(interval, true)).append('\n');
         unit.append("Restart=always\n");
         unit.append("RestartSec=").append(RESTART_SECONDS).append('\n');

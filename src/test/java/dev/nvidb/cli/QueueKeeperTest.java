@@ -284,7 +284,7 @@ class QueueKeeperTest {
         String escapedHome = odd.toString().replace("%", "%%");
         assertTrue(lines.contains("[Service]"), lines.toString());
         assertTrue(lines.contains("Environment=\"NVIDB_HOME=" + escapedHome + "\""), lines.toString());
-        assertTrue(lines.contains("ExecStart=\"" + env.get("NVIDB_LAUNCHER") + "\" queue daemon --interval \"5\""),
+        assertTrue(lines.contains("ExecStart=\"" + env.get("NVIDB_LAUNCHER") + "\" queue daemon --local --interval \"5\""),
                 lines.toString());
         assertTrue(lines.contains("Restart=always"), lines.toString());
         assertTrue(lines.contains("RestartSec=5"), lines.toString());

@@ -200,7 +200,12 @@ class OpenSshRemoteIT {
     @Test
     void aClientSubmitsWalksAwayAndFindsEveryFailureInTheAlertsLogAndQueueAlerts() throws Exception {
         Map<String, String> env = forwardingWith(farNvidb, "ensure");
-        Path alertsLog = queueHost.home().resolve(".nvidb/alerts.log");
+        Path far = queueHost.home().resolve(".nvidb");
+        Path alertsLog = far.resolve("alerts.log");
+        for (String left : List.of("queue-keeper.sh", "queue-keeper.pid", "queue-keeper.lock", "queue-keeper.log",
+                "queue-keeper.log.1", "alerts.log")) {
+            Files.deleteIfExists(far.resolve(left)); // the queue host's home outlives a run: start with no keeper
+        }
         try {
             Ran bad = client(env, "job", "submit", "--gpus", "0", "--json", "-n", "doomed", "--",
                     "echo no such dataset >&2; exit 3");

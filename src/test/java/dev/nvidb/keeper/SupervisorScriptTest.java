@@ -35,7 +35,7 @@ class SupervisorScriptTest {
         assertTrue(syntax.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, syntax.exitValue(), new String(syntax.getInputStream().readAllBytes()));
         assertTrue(script.contains("flock -n 9"), "one supervisor per home");
-        assertTrue(script.contains("setsid \"$launcher\" queue daemon --interval \"$interval\" </dev/null >>\"$log\" 2>&1 9>&- &"),
+        assertTrue(script.contains("setsid \"$launcher\" queue daemon --local --interval \"$interval\" </dev/null >>\"$log\" 2>&1 9>&- &"),
                 "the daemon leads its own group, without the lock's descriptor");
     }
 
