@@ -1,6 +1,7 @@
 package dev.nvidb.node;
 
 import dev.nvidb.error.NodeException;
+import dev.nvidb.ssh.RemoteProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,7 +75,7 @@ public final class LocalShell implements NodeShell {
         } catch (IOException e) {
             throw new NodeException(name + ": cannot start /bin/sh: " + e.getMessage(), null, e);
         }
-        Tail stderr = new Tail();
+        RemoteProcess.TailBuffer stderr = new RemoteProcess.TailBuffer();
         pump(process.getErrorStream(), stderr);
         return java.util.Optional.of(new AgentPipe() {
             @Override
@@ -102,31 +103,6 @@ public final class LocalShell implements NodeShell {
                 process.destroy();
             }
         });
-    }
-
-    /** The last few KiB written to it: a resident command's standard error, never growing without bound. */
-    private static final class Tail extends OutputStream {
-        private static final int LIMIT = 8192;
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-
-        @Override
-        public synchronized void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public synchronized void write(byte[] data, int offset, int length) {
-            bytes.write(data, offset, length);
-            if (bytes.size() > 2 * LIMIT) {
-                byte[] all = bytes.toByteArray();
-                bytes.reset();
-                bytes.write(all, all.length - LIMIT, LIMIT);
-            }
-        }
-
-        synchronized String text() {
-            return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
-        }
     }
 
     private static Thread pump(InputStream from, OutputStream to) {

@@ -63,7 +63,7 @@ public final class RemoteProcess implements AutoCloseable {
     }
 
     /** Keeps the last {@code limit} bytes written to it. */
-    static final class TailBuffer extends OutputStream {
+    public static final class TailBuffer extends OutputStream {
         private static final int LIMIT = 64 * 1024;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
@@ -82,7 +82,7 @@ public final class RemoteProcess implements AutoCloseable {
             }
         }
 
-        synchronized String text() {
+        public synchronized String text() {
             byte[] all = bytes.toByteArray();
             int from = Math.max(0, all.length - LIMIT);
             return new String(all, from, all.length - from, StandardCharsets.UTF_8);
