@@ -40,7 +40,7 @@ class DaemonWarmPathTest {
         env.put(SubmitTicker.LAUNCHER, "/bin/true");
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.nvidb.cli.Main", "queue", "daemon", "--interval", "3600")
+                "dev.nvidb.cli.Main", "queue", "daemon", "--interval", "3600", "--json")
                 .redirectErrorStream(true).redirectOutput(home.resolve("daemon.log").toFile())
                 .redirectInput(new File("/dev/null"));
         builder.environment().putAll(env);
@@ -73,11 +73,11 @@ class DaemonWarmPathTest {
     }
 
     @Test
-    void submitWaitGetsItsExitCodeFromTheDaemonsPasses() {
+    void submitWaitGetsItsExitCodeFromTheDaemonsPasses() throws Exception {
         CliRun ok = CliRun.run(env, "job", "submit", "--wait", "--gpus", "0", "--", "true");
-        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
+        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr() + evidence());
         CliRun failed = CliRun.run(env, "job", "submit", "--wait", "--gpus", "0", "--", "sh", "-c", "exit 3");
-        assertEquals(1, failed.exitCode(), failed.stdout() + failed.stderr());
+        assertEquals(1, failed.exitCode(), failed.stdout() + failed.stderr() + evidence());
         CliRun alerts = CliRun.run(env, "queue", "alerts", "--no-tick");
         assertEquals(1, alerts.exitCode(), "a failed job leaves an open alert: " + alerts.stdout());
     }
@@ -90,6 +90,12 @@ class DaemonWarmPathTest {
         alone.put(SubmitTicker.MODE, "inline");
         CliRun submit = CliRun.run(alone, "job", "submit", "--wait", "--gpus", "0", "--", "true");
         assertEquals(0, submit.exitCode(), submit.stdout() + submit.stderr());
+    }
+
+    /** What the daemon printed and the queue's events, for a failure's message. */
+    private String evidence() throws Exception {
+        return "\n--- daemon:\n" + Files.readString(home.resolve("daemon.log")) + "--- events:\n"
+                + CliRun.run(env, "queue", "events", "--no-tick").stdout();
     }
 
     private JsonNode job(long id) throws Exception {
