@@ -527,7 +527,7 @@ class QueueKeeperTest {
         return found;
     }
 
-    /** The pids of running supervisors of this home (bash running its queue-keeper.sh). */
+    /** The pids of running supervisors of this home (bash running its queue-keeper.sh), without their forks. */
     private List<Long> supervisors() {
         String script = nvidbHome.resolve("queue-keeper.sh").toString();
         List<Long> found = new ArrayList<>();
@@ -541,6 +541,10 @@ class QueueKeeperTest {
                 // gone
             }
         }
+        // A supervisor's command substitutions and subshells are forks with its command line; they
+        // are that supervisor at work, not a second one (CI once sampled one mid-fork).
+        found.removeIf(pid -> ProcessHandle.of(pid).flatMap(ProcessHandle::parent)
+                .map(parent -> found.contains(parent.pid())).orElse(false));
         return found;
     }
 
