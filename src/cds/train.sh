@@ -6,6 +6,9 @@
 #               CdsTraining (nvidb __warmup, with an SSH probe against a server that lives
 #               only here: the production jar ships no SSH server)
 #   nvidb.jsa.path  the jar the archive was made for (a moved install's archive does not fit)
+#   nvidb-client.jsa  a small static archive of what a command handed to a running queue daemon
+#               loads (cli.Handoff: connect, send, relay), trained against a daemon started here;
+#               mapping the big archive costs such a command more than it saves
 #   native/     SQLite's JDBC native library for this machine, so no run extracts it to /tmp
 # A failure here is reported and leaves the build usable: bin/nvidb then runs without CDS.
 # Usage: train.sh JAVA_HOME BUILD_DIR SSHD_CORE_JAR
@@ -15,7 +18,7 @@ build=$(cd "$2" && pwd -P)   # absolute: the archive and nvidb.jsa.path name the
 here=$(cd "$(dirname "$0")" && pwd)
 jar=$build/nvidb.jar
 work=$build/cds-training
-rm -rf "$work" "$build/nvidb.jsa" "$build/nvidb.jsa.path"
+rm -rf "$work" "$build/nvidb.jsa" "$build/nvidb.jsa.path" "$build/nvidb-client.jsa"
 mkdir -p "$work/classes"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "[WARNING] nvidb class-data archive not built ($1); bin/nvidb will start without it:" >&2; cat "$2" >&2; exit 0; }
@@ -52,3 +55,32 @@ mv -f "$work/nvidb.jsa" "$build/nvidb.jsa"
 # install's, dropping the JDK's own archive too. bin/nvidb reads this to pass it only when it fits.
 printf '%s\n' "$jar" >"$build/nvidb.jsa.path"
 chmod --reference="$jar" "$build/nvidb.jsa.path"
+
+# The handoff client's archive: a daemon with no nodes in a home of its own, and one command
+# handed to it. Optional: without it bin/nvidb hands commands over with the JDK's own archive.
+client_home=$work/client-home
+mkdir -p "$client_home" && chmod 700 "$client_home"
+NVIDB_HOME=$client_home HOME=$client_home "$java_home/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData \
+  -cp "$jar" dev.nvidb.cli.Main queue daemon --interval 3600 --no-notify >"$work/client-daemon.log" 2>&1 </dev/null &
+daemon=$!
+for _ in $(seq 300); do [ -S "$client_home/queue.db.daemon" ] && break; sleep 0.1; done
+client_ok=""
+if [ -S "$client_home/queue.db.daemon" ] &&
+  NVIDB_HOME=$client_home HOME=$client_home "$java_home/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData \
+    -Xss1m -Xshare:off -Xlog:class+load=info:file="$work/client-classes.log" -XX:DumpLoadedClassList="$work/client.lst" \
+    -cp "$jar" dev.nvidb.cli.Main queue status --json --no-tick >"$work/client.log" 2>&1 </dev/null &&
+  ! grep -q 'picocli.CommandLine ' "$work/client-classes.log"; then   # handed over, not run in the client
+  client_ok=1
+fi
+kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null
+if [ -z "$client_ok" ]; then
+  echo "[WARNING] nvidb handoff client archive not built (the training handoff did not happen); commands handed to a daemon start without it:" >&2
+  cat "$work/client-daemon.log" "$work/client.log" >&2
+elif "$java_home/bin/java" -Xshare:dump -XX:SharedClassListFile="$work/client.lst" -XX:SharedArchiveFile="$work/nvidb-client.jsa" \
+    -cp "$jar" >"$work/client-dump.log" 2>&1; then
+  chmod --reference="$jar" "$work/nvidb-client.jsa"
+  mv -f "$work/nvidb-client.jsa" "$build/nvidb-client.jsa"
+else
+  echo "[WARNING] nvidb handoff client archive not built (the dump failed):" >&2
+  cat "$work/client-dump.log" >&2
+fi

@@ -10,9 +10,14 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        boolean terminal = interactive();
+        int handed = Handoff.attempt(args, terminal, System.out, System.err);
+        if (handed >= 0) {
+            System.exit(handed);
+        }
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        Context context = new Context(System.getenv(), out, err, interactive(), Streams.system());
+        Context context = new Context(System.getenv(), out, err, terminal, Streams.system());
         if (ForwardedLine.forwardedHere(context.environment())) {
             endWithTheSession();
         }

@@ -30,6 +30,8 @@ final class SubmitAnswer {
     private static volatile SubmitAnswer active;
     /** The exit code of the finished command, once {@link Main} has it. */
     private static volatile Integer finished;
+    /** Set on a daemon's thread running a handed-off line: the process's signals are not that command's. */
+    private static final ThreadLocal<Boolean> HANDED_OFF = new ThreadLocal<>();
 
     private final Context context;
     private final boolean json;
@@ -47,8 +49,21 @@ final class SubmitAnswer {
         this.context = context;
         this.json = json;
         this.waiting = waiting;
-        if (installed) {
+        if (installed && !Boolean.TRUE.equals(HANDED_OFF.get())) {
             active = this;
+        }
+    }
+
+    /**
+     * Runs a command line handed to the daemon ({@link HandoffService}): a submit there answers
+     * its own client, and the daemon's process hook (a signal to the daemon) leaves it alone.
+     */
+    static int handedOff(java.util.function.IntSupplier command) {
+        HANDED_OFF.set(Boolean.TRUE);
+        try {
+            return command.getAsInt();
+        } finally {
+            HANDED_OFF.remove();
         }
     }
 

@@ -44,6 +44,8 @@ public final class DaemonServer implements AutoCloseable {
     private final UserPrincipal owner;
     private final Thread acceptor;
 
+    private volatile Commands commands;
+
     private final Object monitor = new Object();
     private long requested;
     private long started;
@@ -103,6 +105,20 @@ public final class DaemonServer implements AutoCloseable {
             closeQuietly(lockChannel);
             return Optional.empty();
         }
+    }
+
+    /**
+     * Serves command lines handed to this daemon ({@code run} requests) with {@code handler};
+     * until this is called, such a request is refused and the command runs in its own process.
+     */
+    public void serveCommands(Commands handler) {
+        this.commands = handler;
+    }
+
+    /** Runs one command line handed over a connection: reads the rest of the request, writes the answer. */
+    @FunctionalInterface
+    public interface Commands {
+        void serve(SocketChannel connection) throws IOException;
     }
 
     /** True until {@link #close}. */
@@ -172,7 +188,15 @@ public final class DaemonServer implements AutoCloseable {
             }
             String request = readLine(client);
             String reply;
-            if (DaemonWire.WAKE.equals(request)) {
+            if (DaemonWire.RUN.equals(request)) {
+                Commands handler = commands;
+                if (handler == null) {
+                    reply = "error not serving commands\n";
+                } else {
+                    handler.serve(client);
+                    return;
+                }
+            } else if (DaemonWire.WAKE.equals(request)) {
                 request(false);
                 reply = DaemonWire.OK + "\n";
             } else if (DaemonWire.SYNC.equals(request) || DaemonWire.FRESH.equals(request)) {
@@ -226,18 +250,22 @@ public final class DaemonServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The request line, read a byte at a time: a {@code run} request's body follows it on the
+     * same connection and belongs to the command handler.
+     */
     private static String readLine(SocketChannel client) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(MAX_REQUEST);
-        while (buffer.hasRemaining()) {
-            if (client.read(buffer) < 0) {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        byte[] line = new byte[MAX_REQUEST];
+        for (int length = 0; length < MAX_REQUEST; length++) {
+            one.clear();
+            if (client.read(one) < 0) {
                 break;
             }
-            byte[] seen = buffer.array();
-            for (int i = 0; i < buffer.position(); i++) {
-                if (seen[i] == '\n') {
-                    return new String(seen, 0, i, StandardCharsets.US_ASCII);
-                }
+            if (one.get(0) == '\n') {
+                return new String(line, 0, length, StandardCharsets.US_ASCII);
             }
+            line[length] = one.get(0);
         }
         throw new IOException("no request line");
     }

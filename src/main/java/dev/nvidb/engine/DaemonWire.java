@@ -25,11 +25,15 @@ import java.util.function.Function;
  *                            placed 5 6
  *                            .
  *                          → failed              (the pass failed before its tick ended)
+ * run                      → a command line to run here; what follows belongs to the handler
+ *                            that {@link DaemonServer#serveCommands} installed
  * </pre>
  */
 final class DaemonWire {
 
     static final String WAKE = "wake";
+    /** A command line handed to the daemon to run in its warm JVM (the body: see cli's Handoff). */
+    static final String RUN = "run";
     static final String SYNC = "sync";
     static final String FRESH = "fresh";
     static final String FAILED = "failed";

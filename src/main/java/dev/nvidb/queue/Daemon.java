@@ -32,6 +32,16 @@ public final class Daemon {
     private final Delivering delivering;
     private final Maintenance maintenance;
     private DaemonServer server;
+    private Commands commands;
+
+    /**
+     * Runs a command line handed to the daemon over its socket, in this JVM (warm: no start-up
+     * to pay); given the connection after the request line.
+     */
+    @FunctionalInterface
+    public interface Commands {
+        void serve(java.nio.channels.SocketChannel connection) throws java.io.IOException;
+    }
 
     /**
      * @param delivering  the alert delivery after each tick, or null to tick only ({@code --no-notify})
@@ -94,6 +104,9 @@ public final class Daemon {
     public void run(Duration interval, Predicate<DaemonPass> each) {
         Optional<DaemonServer> serving = engine.serveDaemon();
         server = serving.orElse(null);
+        if (server != null && commands != null) {
+            server.serveCommands(commands::serve);
+        }
         try (ResidentAgents residents = new ResidentAgents(engine.settings().agent())) {
             engine.nodes().keepAgents(residents);
             loop(interval, each);
@@ -102,6 +115,11 @@ public final class Daemon {
             serving.ifPresent(DaemonServer::close);
             server = null;
         }
+    }
+
+    /** Serve command lines handed to this daemon with {@code handler} (call before {@link #run}). */
+    public void serveCommands(Commands handler) {
+        this.commands = handler;
     }
 
     /** True when this daemon serves the warm path (false when another daemon already does). */
