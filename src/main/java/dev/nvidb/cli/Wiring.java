@@ -59,8 +59,13 @@ final class Wiring implements AutoCloseable {
         config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
     }
 
+    /**
+     * The nodes, the local one running its agent with this command's {@code HOME}: the job root
+     * ({@code ~/.nvidb/jobs}) is the one of the user the command runs for, also when the process
+     * is a daemon running a handed-off line, or a test running commands in-process.
+     */
     NodeDirectory nodes() {
-        return new NodeDirectory(this::remoteShell, Map.of());
+        return new NodeDirectory(this::remoteShell, Map.of("HOME", home().userHome().toString()));
     }
 
     Prober prober() {
