@@ -14,7 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The client half of the warm path for the CLI itself: when the queue's daemon runs, a short,
+ * The client half of the warm path for the CLI itself: when the queue's daemon runs (or a submit
+ * ticker lingers after a burst of submits, see {@code engine.HandoffSocket}), a short,
  * non-interactive command line (the agents' {@code job submit}, {@code queue status --json},
  * {@code job ls}, …) is handed to it over its socket and runs in the daemon's warm JVM; this
  * process only relays the answer's bytes and exit code. A cold JVM that parses options, reads
@@ -45,6 +46,8 @@ final class Handoff {
     static final String DISABLE = "NVIDB_NO_HANDOFF";
 
     static final int VERSION = 1;
+    /** Where a line may be handed, in order: the daemon's socket, then a lingering submit ticker's. */
+    private static final String[] SOCKETS = {"queue.db.daemon", "queue.db.ticker.sock"};
     static final byte ACCEPTED = 'a';
     static final byte REFUSED = 'n';
     static final byte OUT = 'o';
@@ -72,10 +75,30 @@ final class Handoff {
         if (terminal || environment.get(DISABLE) != null || !eligible(args)) {
             return -1;
         }
-        File socket = socket(environment);
-        if (socket == null || !socket.exists()) {
+        File home = nvidbHome(environment);
+        if (home == null) {
             return -1;
         }
+        byte[] request;
+        try {
+            request = request(args, environment);
+        } catch (IOException e) {
+            return -1;
+        }
+        // The daemon, else a submit ticker lingering after a burst of submits (engine/HandoffSocket).
+        for (String name : SOCKETS) {
+            File socket = new File(home, name);
+            if (socket.exists()) {
+                int code = attempt(socket, request, out, err);
+                if (code >= 0) {
+                    return code;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static int attempt(File socket, byte[] request, PrintStream out, PrintStream err) {
         SocketChannel channel;
         try {
             channel = SocketChannel.open(StandardProtocolFamily.UNIX);
@@ -85,7 +108,7 @@ final class Handoff {
         Relay relay = new Relay(channel, out, err);
         try {
             channel.connect(UnixDomainSocketAddress.of(socket.getPath()));
-            write(channel, request(args, environment));
+            write(channel, request);
         } catch (IOException | RuntimeException e) {
             relay.close();
             return -1;
@@ -134,11 +157,6 @@ final class Handoff {
         return false;
     }
 
-    /** The daemon's socket for the default database: {@code $NVIDB_HOME/queue.db.daemon}. */
-    static File socket(Map<String, String> environment) {
-        File home = nvidbHome(environment);
-        return home == null ? null : new File(home, "queue.db.daemon");
-    }
 
     /** {@code $NVIDB_HOME} ({@code ~} expanded), else {@code ~/.nvidb}, absolute; as {@code NvidbHome} resolves it. */
     static File nvidbHome(Map<String, String> environment) {

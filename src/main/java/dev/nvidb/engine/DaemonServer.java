@@ -183,7 +183,7 @@ public final class DaemonServer implements AutoCloseable {
 
     private void answer(SocketChannel client) {
         try (client) {
-            if (!fromOwner(client)) {
+            if (!fromOwner(client, owner)) {
                 return;
             }
             String request = readLine(client);
@@ -241,7 +241,8 @@ public final class DaemonServer implements AutoCloseable {
         }
     }
 
-    private boolean fromOwner(SocketChannel client) {
+    /** Whether the peer of {@code client} runs as {@code owner} (the socket's owner). */
+    static boolean fromOwner(SocketChannel client, UserPrincipal owner) {
         try {
             UnixDomainPrincipal peer = client.getOption(ExtendedSocketOptions.SO_PEERCRED);
             return peer.user().equals(owner);
@@ -254,7 +255,7 @@ public final class DaemonServer implements AutoCloseable {
      * The request line, read a byte at a time: a {@code run} request's body follows it on the
      * same connection and belongs to the command handler.
      */
-    private static String readLine(SocketChannel client) throws IOException {
+    static String readLine(SocketChannel client) throws IOException {
         ByteBuffer one = ByteBuffer.allocate(1);
         byte[] line = new byte[MAX_REQUEST];
         for (int length = 0; length < MAX_REQUEST; length++) {

@@ -58,6 +58,16 @@ public final class SubmitTicks {
      * {@code linger}. Returns the number of ticks run; 0 when another ticker holds the lock.
      */
     public static int run(QueueEngine queue, Duration linger) {
+        return run(queue, linger, null);
+    }
+
+    /**
+     * As {@link #run(QueueEngine, Duration)}, and while the ticker holds its lock it takes the
+     * burst's next command lines on its socket ({@link HandoffSocket}) with {@code commands}
+     * (none when null). The socket closes, and the lines under way finish, before the lock is
+     * released: a submit the ticker ran is then seen by the check that follows.
+     */
+    public static int run(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
         Path database = queue.database().file();
         JobStore jobs = new JobStore(queue.database());
         int ticks = 0;
@@ -68,15 +78,21 @@ public final class SubmitTicks {
                     return ticks;
                 }
                 covered = jobs.lastId();
-                while (true) {
-                    long started = System.nanoTime();
-                    queue.tick(TickMode.FORCE);
-                    ticks++;
-                    if (!awaitNewer(jobs, covered, linger)) {
-                        break;
+                java.util.Optional<HandoffSocket> socket = commands == null ? java.util.Optional.empty()
+                        : HandoffSocket.start(database, commands);
+                try {
+                    while (true) {
+                        long started = System.nanoTime();
+                        queue.tick(TickMode.FORCE);
+                        ticks++;
+                        if (!awaitNewer(jobs, covered, linger)) {
+                            break;
+                        }
+                        sleepUntil(started + GAP.toNanos());
+                        covered = jobs.lastId();
                     }
-                    sleepUntil(started + GAP.toNanos());
-                    covered = jobs.lastId();
+                } finally {
+                    socket.ifPresent(HandoffSocket::close);
                 }
             } catch (IOException | OverlappingFileLockException e) {
                 return ticks;

@@ -44,6 +44,14 @@ public final class Ticking {
     }
 
     /**
+     * As {@link #asSubmitTicker(Duration)}, running the command lines handed to the ticker
+     * meanwhile with {@code commands} (see {@link Daemon#serveCommands}).
+     */
+    public int asSubmitTicker(Duration linger, Daemon.Commands commands) {
+        return SubmitTicks.run(engine, linger, commands::serve);
+    }
+
+    /**
      * Asks the queue's daemon for a pass soon, without waiting: true when a daemon serves this
      * database and took the request (a submit then needs no ticker of its own).
      */

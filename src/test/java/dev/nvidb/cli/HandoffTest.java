@@ -18,15 +18,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.nvidb.cli.ClientProcess.Client;
 
 /**
  * Command lines handed to a running daemon ({@link Handoff}, {@link HandoffService}): a real
@@ -211,35 +210,15 @@ class HandoffTest {
         return table.replaceAll("\\b[0-9]+[smhd]\\b", "N");
     }
 
-    private record Client(int code, String out, String err, String classes) {
-        boolean handedOver() {
-            return !classes.contains("picocli.CommandLine ") && classes.contains("dev.nvidb.cli.Handoff ");
-        }
+    private static String java() {
+        return ClientProcess.java();
     }
 
-    /** A client process as bin/nvidb starts one (no terminal), run in {@code home}, its classes logged. */
     private Client client(Map<String, String> environment, String... args) throws Exception {
-        int run = ++runs;
-        Path out = home.resolve("client-" + run + ".out");
-        Path err = home.resolve("client-" + run + ".err");
-        Path classes = home.resolve("client-" + run + ".classes");
-        List<String> command = new ArrayList<>(List.of(java(), "-Xlog:class+load=info:file=" + classes,
-                "-cp", System.getProperty("java.class.path"), "dev.nvidb.cli.Main"));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(new File("/dev/null"));
-        builder.environment().clear();
-        builder.environment().putAll(environment);
-        Process process = builder.start();
-        assertTrue(process.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS), "client " + List.of(args) + " hung");
-        return new Client(process.exitValue(), read(out), read(err), read(classes));
+        return ClientProcess.run(home, "client-" + ++runs, environment, args);
     }
 
     private static String read(Path file) throws IOException {
-        return Files.exists(file) ? Files.readString(file) : "";
-    }
-
-    private static String java() {
-        return ProcessHandle.current().info().command().orElse("java");
+        return ClientProcess.read(file);
     }
 }

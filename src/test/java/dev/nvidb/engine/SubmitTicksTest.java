@@ -72,4 +72,65 @@ class SubmitTicksTest {
             }
         }
     }
+
+    @Test
+    void whileItLingersTheTickerTakesHandedLinesAndFinishesTheOneUnderWayBeforeItExits() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
+            cluster.submit("first");
+            Path socket = HandoffSocket.path(cluster.database.file());
+            java.util.concurrent.CountDownLatch handed = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicLong submitted = new java.util.concurrent.atomic.AtomicLong();
+            // The handler stands in for a handed `job submit`: it stores its job after the ticker's
+            // linger has run out, so only the drain on close and the check after it can place it.
+            DaemonServer.Commands submit = connection -> {
+                handed.countDown();
+                sleep(2500);
+                submitted.set(cluster.submit("handed"));
+                connection.write(java.nio.ByteBuffer.wrap(new byte[] {'x'}));
+            };
+            CompletableFuture<Integer> ticker = CompletableFuture.supplyAsync(
+                    () -> SubmitTicks.run(queue(cluster), Duration.ofSeconds(2), submit));
+            Instant deadline = Instant.now().plusSeconds(20);
+            while (!java.nio.file.Files.exists(socket) && Instant.now().isBefore(deadline)) {
+                Thread.onSpinWait();
+            }
+            byte[] answer = new byte[1];
+            try (java.nio.channels.SocketChannel client = connect(socket, deadline)) {
+                client.write(java.nio.ByteBuffer.wrap("run\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+                assertTrue(handed.await(20, TimeUnit.SECONDS), "the line reached the handler");
+                java.nio.ByteBuffer reply = java.nio.ByteBuffer.wrap(answer);
+                while (reply.hasRemaining() && client.read(reply) >= 0) {
+                    // the handler's one byte
+                }
+            }
+            assertEquals('x', answer[0], "the ticker finished the line before it went");
+            ticker.get(30, TimeUnit.SECONDS);
+            assertEquals(JobState.RUNNING, cluster.job(submitted.get()).state(), "the handed submit was placed");
+            assertFalse(java.nio.file.Files.exists(socket), "the socket goes with the ticker");
+            assertTrue(SubmitTicks.idle(cluster.database.file()));
+        }
+    }
+
+    /** The file appears at bind, a moment before the socket listens: retries until it does. */
+    private static java.nio.channels.SocketChannel connect(Path socket, Instant deadline) throws Exception {
+        while (true) {
+            java.nio.channels.SocketChannel client = java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX);
+            try {
+                client.connect(java.net.UnixDomainSocketAddress.of(socket));
+                return client;
+            } catch (java.net.ConnectException e) {
+                client.close();
+                assertTrue(Instant.now().isBefore(deadline), "the ticker never listened");
+                Thread.sleep(10); // a poll with a deadline
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

@@ -1,0 +1,57 @@
+package dev.nvidb.cli;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A command run in a process of its own as bin/nvidb starts one (no terminal, stdin empty), its
+ * class loading logged: whether the line was handed to a daemon or ticker ({@link Handoff}) is
+ * read from what the client JVM loaded. One that ran the command itself loaded picocli.
+ */
+final class ClientProcess {
+
+    private static final long LIMIT_SECONDS = 60;
+
+    private ClientProcess() {
+    }
+
+    record Client(int code, String out, String err, String classes) {
+        boolean handedOver() {
+            return !classes.contains("picocli.CommandLine ") && classes.contains("dev.nvidb.cli.Handoff ");
+        }
+    }
+
+    /** Runs {@code args} in {@code dir} with exactly {@code environment}; {@code name} names its files there. */
+    static Client run(Path dir, String name, Map<String, String> environment, String... args) throws Exception {
+        Path out = dir.resolve(name + ".out");
+        Path err = dir.resolve(name + ".err");
+        Path classes = dir.resolve(name + ".classes");
+        List<String> command = new ArrayList<>(List.of(java(), "-Xlog:class+load=info:file=" + classes,
+                "-cp", System.getProperty("java.class.path"), "dev.nvidb.cli.Main"));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(new File("/dev/null"));
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        assertTrue(process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS), "client " + List.of(args) + " hung");
+        return new Client(process.exitValue(), read(out), read(err), read(classes));
+    }
+
+    static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+
+    /** The java of this test JVM. */
+    static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+}
