@@ -83,6 +83,21 @@ class DaemonWarmPathTest {
     }
 
     @Test
+    void aCommandTickingForItselfFindsTheJobTheDaemonStarted() throws Exception {
+        CliRun submit = CliRun.run(env, "job", "submit", "--json", "--gpus", "0", "--", "sleep", "2");
+        assertEquals(0, submit.exitCode(), submit.stderr());
+        long id = JSON.readTree(submit.stdout()).path("job").path("id").asLong();
+        awaitJob(id, job -> job.path("state").asText().equals("running"));
+        daemon.destroyForcibly().waitFor();
+        // This test's process has another HOME than the daemon had; the command's own is what counts.
+        Map<String, String> alone = new HashMap<>(env);
+        alone.put(SubmitTicker.MODE, "inline");
+        CliRun waited = CliRun.run(alone, "job", "wait", String.valueOf(id));
+        assertEquals(0, waited.exitCode(), waited.stdout() + waited.stderr() + evidence());
+        assertEquals("completed", job(id).path("state").asText());
+    }
+
+    @Test
     void aKilledDaemonLeavesCommandsWorkingWithoutIt() throws Exception {
         daemon.destroyForcibly().waitFor();
         assertTrue(Files.exists(home.resolve(".nvidb/queue.db.daemon")), "a killed daemon leaves its socket");
