@@ -69,7 +69,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
                 context.err().println("nvidb: queue daemon: a pass every " + every.toMillis() / 1000.0 + " s on "
                         + queue.ticking().databaseFile() + "; Ctrl-C stops it");
             }
-            daemon.serveCommands(new HandoffService());
+            daemon.serveCommands(HandoffService.warmedUp(context.environment()));
             daemon.run(every, pass -> {
                 print(pass, false);
                 return true;

@@ -46,7 +46,7 @@ final class QueueTickCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             if (background) {
-                queue.ticking().asSubmitTicker(SUBMIT_LINGER, new HandoffService());
+                queue.ticking().asSubmitTicker(SUBMIT_LINGER, HandoffService.warmedUp(context.environment()));
                 return ExitCodes.ok();
             }
             if (watch == null) {

@@ -1,6 +1,7 @@
 package dev.nvidb.engine;
 
 import dev.nvidb.error.InterruptedByUser;
+import dev.nvidb.node.ResidentAgents;
 import dev.nvidb.store.JobStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -68,6 +69,21 @@ public final class SubmitTicks {
      * released: a submit the ticker ran is then seen by the check that follows.
      */
     public static int run(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
+        if (queue.nodes().residents() != null) {
+            return ticks(queue, linger, commands);
+        }
+        // A burst ticks once a second: an agent kept running on each node answers those ticks
+        // without a new SSH channel and Python start each time (the daemon's warm path, for as
+        // long as the ticker lives). The jobs it launched outlive it, as they outlive a daemon.
+        try (ResidentAgents residents = new ResidentAgents(queue.settings().agent())) {
+            queue.nodes().keepAgents(residents);
+            return ticks(queue, linger, commands);
+        } finally {
+            queue.nodes().keepAgents(null);
+        }
+    }
+
+    private static int ticks(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
         Path database = queue.database().file();
         JobStore jobs = new JobStore(queue.database());
         int ticks = 0;
