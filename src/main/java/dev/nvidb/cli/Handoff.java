@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * The client half of the warm path for the CLI itself: when the queue's daemon runs (or a submit
- * ticker lingers after a burst of submits, see {@code engine.HandoffSocket}), a short,
+ * ticker, which serves the daemon's socket while it lingers after a burst of submits), a short,
  * non-interactive command line (the agents' {@code job submit}, {@code queue status --json},
  * {@code job ls}, …) is handed to it over its socket and runs in the daemon's warm JVM; this
  * process only relays the answer's bytes and exit code. A cold JVM that parses options, reads
@@ -46,8 +46,6 @@ final class Handoff {
     static final String DISABLE = "NVIDB_NO_HANDOFF";
 
     static final int VERSION = 1;
-    /** Where a line may be handed, in order: the daemon's socket, then a lingering submit ticker's. */
-    private static final String[] SOCKETS = {"queue.db.daemon", "queue.db.ticker.sock"};
     static final byte ACCEPTED = 'a';
     static final byte REFUSED = 'n';
     static final byte OUT = 'o';
@@ -85,17 +83,8 @@ final class Handoff {
         } catch (IOException e) {
             return -1;
         }
-        // The daemon, else a submit ticker lingering after a burst of submits (engine/HandoffSocket).
-        for (String name : SOCKETS) {
-            File socket = new File(home, name);
-            if (socket.exists()) {
-                int code = attempt(socket, request, out, err);
-                if (code >= 0) {
-                    return code;
-                }
-            }
-        }
-        return -1;
+        File socket = new File(home, "queue.db.daemon");
+        return socket.exists() ? attempt(socket, request, out, err) : -1;
     }
 
     private static int attempt(File socket, byte[] request, PrintStream out, PrintStream err) {
@@ -295,8 +284,8 @@ final class Handoff {
                             lock.notifyAll();
                         }
                         installSignalAnswer();
-                    } else if (kind == REFUSED && !accepted) {
-                        break;
+                    } else if (!accepted) {
+                        break; // refused, or not a server of this protocol: run the line here
                     } else if (kind == OUT) {
                         out.write(data, 0, data.length);
                         out.flush();

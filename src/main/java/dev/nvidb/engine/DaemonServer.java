@@ -52,6 +52,8 @@ public final class DaemonServer implements AutoCloseable {
     private long ticked;
     private TickReport lastReport;
     private boolean closed;
+    /** Handed command lines under way ({@code run}): a closing server lets them finish. */
+    private int running;
     private Thread shutdownHook;
 
     private DaemonServer(Path database, Path socket, FileChannel lockChannel, FileLock lock, ServerSocketChannel server,
@@ -190,10 +192,17 @@ public final class DaemonServer implements AutoCloseable {
             String reply;
             if (DaemonWire.RUN.equals(request)) {
                 Commands handler = commands;
-                if (handler == null) {
+                if (handler == null || !startRunning()) {
                     reply = "error not serving commands\n";
                 } else {
-                    handler.serve(client);
+                    try {
+                        handler.serve(client);
+                    } finally {
+                        synchronized (monitor) {
+                            running--;
+                            monitor.notifyAll();
+                        }
+                    }
                     return;
                 }
             } else if (DaemonWire.WAKE.equals(request)) {
@@ -211,6 +220,17 @@ public final class DaemonServer implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             // A client that went away, or a request we could not read: it falls back to ticking itself.
+        }
+    }
+
+    /** Counts a handed line in, unless the server is closing (then the client runs the line itself). */
+    private boolean startRunning() {
+        synchronized (monitor) {
+            if (closed) {
+                return false;
+            }
+            running++;
+            return true;
         }
     }
 
@@ -271,8 +291,18 @@ public final class DaemonServer implements AutoCloseable {
         throw new IOException("no request line");
     }
 
+    /** Closes, letting handed lines under way finish for up to 5 s (the keeper's stop waits longer). */
     @Override
     public void close() {
+        close(Duration.ofSeconds(5));
+    }
+
+    /**
+     * Stops answering: the socket goes (commands then tick for themselves), passes awaited are
+     * answered "failed", and the handed command lines under way get up to {@code drain} to finish
+     * before the lock is released.
+     */
+    public void close(Duration drain) {
         synchronized (monitor) {
             if (closed) {
                 return;
@@ -293,6 +323,17 @@ public final class DaemonServer implements AutoCloseable {
             Files.deleteIfExists(socket);
         } catch (IOException e) {
             // The next daemon removes a stale socket under the lock.
+        }
+        long deadline = System.nanoTime() + drain.toNanos();
+        synchronized (monitor) {
+            while (running > 0 && System.nanoTime() < deadline) {
+                try {
+                    monitor.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
         }
         try {
             lock.release();

@@ -28,6 +28,8 @@ import java.util.Set;
 public final class SubmitTicks {
 
     private static final Duration POLL = Duration.ofMillis(100);
+    /** How long a ticker going away lets the command lines handed to it finish. */
+    private static final Duration DRAIN = Duration.ofSeconds(60);
     /**
      * Least time from one tick's start to the next: during a loop of submits each tick then
      * places a batch, and the loop's own commands are not starved of CPU by back-to-back
@@ -63,10 +65,11 @@ public final class SubmitTicks {
     }
 
     /**
-     * As {@link #run(QueueEngine, Duration)}, and while the ticker holds its lock it takes the
-     * burst's next command lines on its socket ({@link HandoffSocket}) with {@code commands}
-     * (none when null). The socket closes, and the lines under way finish, before the lock is
-     * released: a submit the ticker ran is then seen by the check that follows.
+     * As {@link #run(QueueEngine, Duration)}, and while the ticker holds its lock it serves the
+     * database's daemon socket when no daemon does ({@link DaemonServer}: wake, passes on
+     * request, and the burst's next command lines, run with {@code commands}; none when null).
+     * The socket closes, and the lines under way finish, before the lock is released: a submit
+     * the ticker ran is then seen by the check that follows.
      */
     public static int run(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
         if (queue.nodes().residents() != null) {
@@ -94,45 +97,73 @@ public final class SubmitTicks {
                     return ticks;
                 }
                 covered = jobs.lastId();
-                java.util.Optional<HandoffSocket> socket = commands == null ? java.util.Optional.empty()
-                        : HandoffSocket.start(database, commands);
+                // While it lingers the ticker is the database's daemon (when none runs): commands
+                // wake it or ask it for passes, and hand it their lines, instead of paying cold
+                // SSH and a cold JVM each.
+                DaemonServer server = commands == null ? null : queue.serveDaemon().orElse(null);
+                if (server != null) {
+                    server.serveCommands(commands);
+                }
                 try {
                     while (true) {
                         long started = System.nanoTime();
-                        queue.tick(TickMode.FORCE);
+                        long pass = server == null ? 0 : server.passStarting();
+                        TickReport report = null;
+                        try {
+                            report = queue.tick(TickMode.FORCE);
+                        } finally {
+                            if (server != null) {
+                                server.tickEnded(pass, report);
+                            }
+                        }
                         ticks++;
-                        if (!awaitNewer(jobs, covered, linger)) {
+                        Activity next = awaitActivity(server, jobs, covered, linger);
+                        if (next == Activity.NONE) {
                             break;
                         }
-                        sleepUntil(started + GAP.toNanos());
+                        if (next == Activity.NEWER_JOB) {
+                            sleepUntil(started + GAP.toNanos());
+                        }
                         covered = jobs.lastId();
                     }
                 } finally {
-                    socket.ifPresent(HandoffSocket::close);
+                    if (server != null) {
+                        server.close(DRAIN);
+                    }
                 }
             } catch (IOException | OverlappingFileLockException e) {
                 return ticks;
             }
-            // A submit that found the lock still held just before it was released is ours.
+            // A submit that found the lock still held just before it was released is ours, as
+            // is one a handed line stored while the server drained.
         } while (jobs.lastId() > covered);
         return ticks;
     }
 
-    /** Waits up to {@code linger} for a job newer than {@code covered}; true when one came. */
-    private static boolean awaitNewer(JobStore jobs, long covered, Duration linger) {
+    private enum Activity { REQUEST, NEWER_JOB, NONE }
+
+    /**
+     * Waits up to {@code linger} for a command's request (a pass at once, as a daemon answers)
+     * or a job newer than {@code covered} (a submit that did not wake us: the next pass keeps
+     * the gap).
+     */
+    private static Activity awaitActivity(DaemonServer server, JobStore jobs, long covered, Duration linger) {
         long deadline = System.nanoTime() + linger.toNanos();
-        while (jobs.lastId() <= covered) {
-            if (System.nanoTime() >= deadline) {
-                return false;
+        while (true) {
+            if (server != null) {
+                if (server.awaitRequest(POLL)) {
+                    return Activity.REQUEST;
+                }
+            } else {
+                sleepUntil(System.nanoTime() + POLL.toNanos());
             }
-            try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedByUser("interrupted while waiting for submits", e);
+            if (jobs.lastId() > covered) {
+                return Activity.NEWER_JOB;
+            }
+            if (System.nanoTime() >= deadline) {
+                return Activity.NONE;
             }
         }
-        return true;
     }
 
     private static void sleepUntil(long nanoTime) {

@@ -10,7 +10,6 @@ import dev.nvidb.node.ResidentAgents;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -102,18 +101,30 @@ public final class Daemon {
      * goes on.
      */
     public void run(Duration interval, Predicate<DaemonPass> each) {
-        Optional<DaemonServer> serving = engine.serveDaemon();
-        server = serving.orElse(null);
-        if (server != null && commands != null) {
-            server.serveCommands(commands::serve);
-        }
+        serve();
         try (ResidentAgents residents = new ResidentAgents(engine.settings().agent())) {
             engine.nodes().keepAgents(residents);
             loop(interval, each);
         } finally {
             engine.nodes().keepAgents(null);
-            serving.ifPresent(DaemonServer::close);
+            if (server != null) {
+                server.close();
+            }
             server = null;
+        }
+    }
+
+    /**
+     * Serves the warm path unless another daemon (or a submit ticker lingering after a burst)
+     * already does; tried again before every pass until it does.
+     */
+    private void serve() {
+        if (server != null) {
+            return;
+        }
+        server = engine.serveDaemon().orElse(null);
+        if (server != null && commands != null) {
+            server.serveCommands(commands::serve);
         }
     }
 
@@ -129,6 +140,7 @@ public final class Daemon {
 
     private void loop(Duration interval, Predicate<DaemonPass> each) {
         while (true) {
+            serve();
             Instant started = clock.instant();
             DaemonPass done;
             try {

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A burst of submits with no daemon: the first starts the submit ticker (through a launcher, as
- * bin/nvidb does), and while the ticker lingers the next submits are handed to it over its socket
- * instead of each starting a JVM of its own; every job still runs, and the ticker, its socket
- * with it, goes once the burst is over.
+ * bin/nvidb does), and while the ticker lingers it serves the daemon's socket, so the next submits
+ * are handed to it instead of each starting a JVM of its own; every job still runs, and the
+ * ticker, its socket with it, goes once the burst is over.
  */
 class TickerHandoffTest {
 
@@ -45,7 +45,7 @@ class TickerHandoffTest {
                 + System.getProperty("java.class.path") + "' dev.nvidb.cli.Main \"$@\"\n");
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
         env.put(SubmitTicker.LAUNCHER, launcher.toString());
-        Path socket = home.resolve(".nvidb/queue.db.ticker.sock");
+        Path socket = home.resolve(".nvidb/queue.db.daemon"); // the ticker serves it while it lingers
 
         Client first = ClientProcess.run(home, "submit-1", env, "job", "submit", "--json", "--gpus", "0", "--", "true");
         assertEquals(0, first.code(), first.err());

@@ -77,7 +77,7 @@ class SubmitTicksTest {
     void whileItLingersTheTickerTakesHandedLinesAndFinishesTheOneUnderWayBeforeItExits() throws Exception {
         try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
             cluster.submit("first");
-            Path socket = HandoffSocket.path(cluster.database.file());
+            Path socket = DaemonWire.socket(cluster.database.file());
             java.util.concurrent.CountDownLatch handed = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.atomic.AtomicLong submitted = new java.util.concurrent.atomic.AtomicLong();
             // The handler stands in for a handed `job submit`: it stores its job after the ticker's
