@@ -95,12 +95,14 @@ final class Handoff {
             return -1;
         }
         Relay relay = new Relay(channel, out, err);
+        // From before the line is sent: a Ctrl-C from here on waits to learn whether the daemon
+        // took the line, and if it did, for its answer.
+        relay.installSignalAnswer();
         try {
             channel.connect(UnixDomainSocketAddress.of(socket.getPath()));
             write(channel, request);
         } catch (IOException | RuntimeException e) {
-            relay.close();
-            return -1;
+            return relay.notTaken();
         }
         return relay.run();
     }
@@ -222,7 +224,8 @@ final class Handoff {
     /**
      * Reads the daemon's frames and passes them on. A signal (Ctrl-C) while the command runs
      * does not cut it short: the process waits for its answer (a short command's, so a submit
-     * still prints the job it stored) and exits with its code.
+     * still prints the job it stored) and exits with its code. A signal before the daemon took
+     * the line ends the process with 130 and the line runs nowhere.
      */
     private static final class Relay {
         private final SocketChannel channel;
@@ -231,6 +234,7 @@ final class Handoff {
         private final Object lock = new Object();
         private boolean accepted;
         private boolean ended;
+        private boolean signalled;
         private Integer code;
 
         Relay(SocketChannel channel, PrintStream out, PrintStream err) {
@@ -283,7 +287,6 @@ final class Handoff {
                             accepted = true;
                             lock.notifyAll();
                         }
-                        installSignalAnswer();
                     } else if (!accepted) {
                         break; // refused, or not a server of this protocol: run the line here
                     } else if (kind == OUT) {
@@ -300,19 +303,34 @@ final class Handoff {
             } catch (IOException | RuntimeException e) {
                 // below: refused or broken
             }
+            synchronized (lock) {
+                if (!accepted) {
+                    return notTaken();
+                }
+            }
             close();
             synchronized (lock) {
                 ended = true;
                 lock.notifyAll();
-                if (!accepted) {
-                    return -1;
-                }
             }
             err.println("nvidb: the queue daemon stopped while running this command; whatever it did is in the"
                     + " queue (nvidb job ls --no-tick) — check before running it again");
             err.flush();
             finish(1);
             return 1;
+        }
+
+        /**
+         * The daemon did not take the line: -1 (run it here), or 130 when a signal already came
+         * (the process is ending; the line must not start here either).
+         */
+        int notTaken() {
+            close();
+            synchronized (lock) {
+                ended = true;
+                lock.notifyAll();
+                return signalled ? 130 : -1;
+            }
         }
 
         private void finish(int exit) {
@@ -324,12 +342,16 @@ final class Handoff {
             close();
         }
 
-        /** On a signal, the JVM runs this hook while the relay goes on: wait for the command's answer, exit with its code. */
-        private void installSignalAnswer() {
+        /**
+         * On a signal, the JVM runs this hook while the relay goes on: wait for the command's
+         * answer, exit with its code. (At a normal exit the relay has ended: it exits with the code.)
+         */
+        void installSignalAnswer() {
             Runtime.getRuntime().addShutdownHook(new Thread("handoff-answer") {
                 @Override
                 public void run() {
                     synchronized (lock) {
+                        signalled = !ended;
                         long deadline = System.currentTimeMillis() + ANSWER_AFTER_SIGNAL_MS;
                         long left;
                         while (!ended && (left = deadline - System.currentTimeMillis()) > 0) {

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -182,6 +183,103 @@ class HandoffTest {
         }
         Client ls = client(env, "job", "ls", "--json", "--no-tick");
         assertEquals(0, JSON.readTree(ls.out()).path("jobs").size(), "nothing was submitted");
+    }
+
+    /**
+     * Ctrl-C at random moments of a handed {@code job submit}: as for a submit run in its own
+     * process ({@code SubmitExitCodeTest}), every run either stored nothing and exited non-zero,
+     * or printed the id of the job it stored and exited 0 — also when the signal lands while the
+     * daemon runs the line.
+     */
+    @Test
+    void ctrlCAtAnyMomentOfAHandedSubmitEitherStoresNothingOrPrintsTheStoredId() throws Exception {
+        java.util.Random random = new java.util.Random(11);
+        long t0 = System.nanoTime();
+        Process timed = submitProcess();
+        assertTrue(timed.waitFor(60, TimeUnit.SECONDS));
+        long full = (System.nanoTime() - t0) / 1_000_000;
+        List<String> problems = new java.util.ArrayList<>();
+        int stored = 0;
+        int trials = 8;
+        for (int trial = 0; trial < trials; trial++) {
+            long before = jobCount();
+            Process process = submitProcess();
+            try {
+                long delay = (long) (full * (0.2 + 0.9 * random.nextDouble()));
+                if (!process.waitFor(delay, TimeUnit.MILLISECONDS)) {
+                    new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor();
+                }
+                assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the submit ends after Ctrl-C");
+                String out = new String(process.getInputStream().readAllBytes()).strip();
+                int code = process.exitValue();
+                long after = jobCount();
+                if (after == before + 1) {
+                    stored++;
+                    if (!out.equals(String.valueOf(after)) || code != 0) {
+                        problems.add("trial " + trial + " (" + delay + " ms): stored job " + after + " but printed '" + out
+                                + "' and exited " + code);
+                    }
+                } else if (after != before || code == 0 || !out.isEmpty()) {
+                    problems.add("trial " + trial + " (" + delay + " ms): " + (after - before) + " jobs, exit " + code
+                            + ", printed '" + out + "'");
+                }
+            } finally {
+                process.destroyForcibly();
+            }
+        }
+        assertEquals(List.of(), problems, stored + " of " + trials + " interrupted submits stored their job");
+    }
+
+    /**
+     * The window the random test above rarely hits, made wide: the database is write-locked, so
+     * the daemon's submit waits on it; Ctrl-C reaches the client while it waits for the answer;
+     * then the lock goes, the daemon stores the job, and the client prints its id and exits 0.
+     */
+    @Test
+    void ctrlCWhileTheDaemonRunsAHandedSubmitWaitsForItsAnswer() throws Exception {
+        Path classes = home.resolve("signalled.classes");
+        try (java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + home.resolve(".nvidb/queue.db"))) {
+            lock.createStatement().execute("BEGIN IMMEDIATE");
+            ProcessBuilder builder = new ProcessBuilder(java(), "-Xlog:class+load=info:file=" + classes, "-cp",
+                    System.getProperty("java.class.path"), "dev.nvidb.cli.Main", "job", "submit", "--gpus", "0", "--", "true")
+                    .redirectInput(new File("/dev/null"));
+            builder.environment().clear();
+            builder.environment().putAll(env);
+            Process process = builder.start();
+            try {
+                // The relay's classes load just before it connects and sends the line.
+                long deadline = System.nanoTime() + LIMIT.toNanos();
+                while (!read(classes).contains("dev.nvidb.cli.Handoff$Relay$2 ")) {
+                    assertTrue(System.nanoTime() < deadline && process.isAlive(), "the client never reached the relay");
+                    Thread.sleep(20); // a poll with a deadline
+                }
+                Thread.sleep(1000); // connect and send: the daemon's submit now waits on the lock
+                new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor();
+                Thread.sleep(500);
+                assertTrue(process.isAlive(), "the client waits for the handed line's answer");
+                lock.createStatement().execute("COMMIT");
+                assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the client ends once the line has answered");
+                String out = new String(process.getInputStream().readAllBytes()).strip();
+                assertEquals(0, process.exitValue(), new String(process.getErrorStream().readAllBytes()));
+                assertEquals("1", out, "the id of the job the daemon stored");
+                assertEquals(1, jobCount());
+            } finally {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private Process submitProcess() throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(java(), "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), "dev.nvidb.cli.Main", "job", "submit", "--gpus", "0", "--", "true")
+                .redirectInput(new File("/dev/null"));
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        return builder.start();
+    }
+
+    private long jobCount() throws IOException {
+        return JSON.readTree(CliRun.run(env, "job", "ls", "--json", "--no-tick").stdout()).path("jobs").size();
     }
 
     @Test
