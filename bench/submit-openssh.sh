@@ -5,7 +5,9 @@
 # harness, one login user each, four idle fake H100s per node), and the same over three MINA
 # harness nodes for comparison. Every figure comes from cold `bin/nvidb` processes:
 #   submit     median wall of RUNS `job submit --json -- true`
-#   wait       median wall of RUNS `job submit --wait --json -- true` (submit to completed), end states
+#   wait       median wall of RUNS `job submit --wait --json -- true` (submit to completed), end states,
+#              back to back (after the first, each finds the submit ticker lingering); then RUNS/2
+#              on their own (4.5 s apart: no ticker left), which pay a cold JVM and a cold SSH tick
 #   loop       LOOP `job submit -n loop-I -- sleep 1` in a row: total seconds, per-submit median;
 #              then, from `job ls --json`, each loop job's delay from submit to start
 #              (started_at - created_at): median, 90th percentile, max, how many over 3 s.
@@ -120,6 +122,15 @@ for line in open(sys.argv[1]):
         states.append("no JSON")
 print("  end states (--wait):", {s: states.count(s) for s in sorted(set(states))})
 PY
+  # job submit --wait -- true on its own: no submit ticker lingering from an earlier submit (each
+  # run waits out the ticker's 3 s linger first), so it pays a cold JVM and a cold SSH tick
+  : >"$work/$set.lone"; bad=0
+  for _ in $(seq $(( (runs + 1) / 2 ))); do
+    sleep 4.5
+    t0=$(now_ms); rc=0; nv "$set" job submit --wait --json -- true >/dev/null || rc=$?
+    t1=$(now_ms); echo $((t1 - t0)) >>"$work/$set.lone"; [ $rc -eq 0 ] || bad=$((bad + 1))
+  done
+  echo "job submit --wait -- true, on its own  median $(med <"$work/$set.lone") ms  ($(sort -n "$work/$set.lone" | tr '\n' ' '); $bad exit!=0)"
   # the loop
   : >"$work/$set.loop"; bad=0
   local start end
