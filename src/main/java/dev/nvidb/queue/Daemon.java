@@ -155,12 +155,30 @@ public final class Daemon {
             }
             Duration spent = Duration.between(started, clock.instant());
             Duration left = interval.minus(spent);
-            left = left.isNegative() ? Duration.ZERO : left;
-            if (server != null) {
-                server.awaitRequest(left);
-            } else {
-                pause.pause(left);
-            }
+            awaitNextPass(left.isNegative() ? Duration.ZERO : left);
         }
+    }
+
+    /** How often a daemon that does not serve the socket (a submit ticker does, for now) tries to take it. */
+    private static final Duration SERVE_RETRY = Duration.ofMillis(500);
+
+    /**
+     * Waits {@code left}, or less when a command asks for a pass. A daemon that does not serve
+     * the socket yet tries to take it every half second meanwhile: a submit ticker lingering
+     * after a burst leaves it within seconds, and commands should not tick for themselves for
+     * the rest of a 15 s interval.
+     */
+    private void awaitNextPass(Duration left) {
+        Duration rest = left;
+        while (server == null) {
+            if (rest.isNegative() || rest.isZero()) {
+                return;
+            }
+            Duration step = rest.compareTo(SERVE_RETRY) < 0 ? rest : SERVE_RETRY;
+            pause.pause(step);
+            rest = rest.minus(step);
+            serve();
+        }
+        server.awaitRequest(rest.isNegative() ? Duration.ZERO : rest);
     }
 }
