@@ -46,6 +46,28 @@ final class ClientProcess {
         return new Client(process.exitValue(), read(out), read(err), read(classes));
     }
 
+    /**
+     * A real {@code queue daemon} process for the queue of {@code environment}, passing only when
+     * asked (its interval is an hour), its output in {@code home/daemon.log}; returned once it
+     * serves its socket and its first pass is done (one JSON line per pass).
+     */
+    static Process daemon(Path home, Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
+                "dev.nvidb.cli.Main", "queue", "daemon", "--interval", "3600", "--json")
+                .redirectErrorStream(true).redirectOutput(home.resolve("daemon.log").toFile())
+                .redirectInput(new File("/dev/null"));
+        builder.environment().putAll(environment);
+        Process daemon = builder.start();
+        Path socket = home.resolve(".nvidb/queue.db.daemon");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIMIT_SECONDS);
+        while (!Files.exists(socket) || read(home.resolve("daemon.log")).lines().noneMatch(line -> line.startsWith("{"))) {
+            assertTrue(System.nanoTime() < deadline && daemon.isAlive(),
+                    "the daemon never served its first pass: " + read(home.resolve("daemon.log")));
+            Thread.sleep(50); // a poll with a deadline
+        }
+        return daemon;
+    }
+
     static String read(Path file) throws IOException {
         return Files.exists(file) ? Files.readString(file) : "";
     }

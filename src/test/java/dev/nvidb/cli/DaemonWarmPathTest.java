@@ -38,15 +38,7 @@ class DaemonWarmPathTest {
         env = new HashMap<>(CliRun.localQueue(home));
         // A submit that failed to wake the daemon would start this "ticker", which places nothing.
         env.put(SubmitTicker.LAUNCHER, "/bin/true");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "dev.nvidb.cli.Main", "queue", "daemon", "--interval", "3600", "--json")
-                .redirectErrorStream(true).redirectOutput(home.resolve("daemon.log").toFile())
-                .redirectInput(new File("/dev/null"));
-        builder.environment().putAll(env);
-        daemon = builder.start();
-        Path socket = home.resolve(".nvidb/queue.db.daemon");
-        await(() -> Files.exists(socket), "the daemon's socket");
+        daemon = ClientProcess.daemon(home, env);
     }
 
     @AfterEach

@@ -51,19 +51,7 @@ class HandoffTest {
         env = new HashMap<>(CliRun.localQueue(home));
         env.put(SubmitTicker.LAUNCHER, "/bin/true");
         env.put("PATH", System.getenv("PATH"));
-        ProcessBuilder builder = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
-                "dev.nvidb.cli.Main", "queue", "daemon", "--interval", "3600", "--json")
-                .redirectErrorStream(true).redirectOutput(home.resolve("daemon.log").toFile())
-                .redirectInput(new File("/dev/null"));
-        builder.environment().putAll(env);
-        daemon = builder.start();
-        Path socket = home.resolve(".nvidb/queue.db.daemon");
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        // Serving, and its first pass done (one JSON line per pass): the node is known from here on.
-        while (!Files.exists(socket) || read(home.resolve("daemon.log")).lines().noneMatch(line -> line.startsWith("{"))) {
-            assertTrue(System.nanoTime() < deadline, "the daemon never served its first pass: " + read(home.resolve("daemon.log")));
-            Thread.sleep(50); // a poll with a deadline
-        }
+        daemon = ClientProcess.daemon(home, env);
     }
 
     @AfterEach
