@@ -3,8 +3,11 @@ package dev.nvidb.cli;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
+import dev.nvidb.error.UsageException;
 import dev.nvidb.queue.BackupResult;
+import dev.nvidb.queue.Backups;
 import dev.nvidb.queue.Queue;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -44,8 +47,16 @@ final class QueueBackupCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
+            // Checked before the queue is opened (which would create an empty one): bad input changes nothing.
+            Path database = wiring.databaseFile(options);
+            Path defaultFolder = wiring.config().queue().backup().directory() != null
+                    ? wiring.config().queue().backup().directory() : database.toAbsolutePath().getParent().resolve("backups");
+            Path target = path == null ? null : Backups.checkTarget(wiring.home().expand(path), defaultFolder);
+            if (!Files.isRegularFile(database)) {
+                throw new UsageException("no queue database at " + database + ": nothing to back up",
+                        "check NVIDB_HOME (or --db-path); a queue exists once a job was submitted there");
+            }
             Queue queue = wiring.queue(options);
-            Path target = path == null ? null : wiring.home().expand(path);
             BackupResult result = queue.backups().take(target, keep);
             if (options.json) {
                 context.out().println(Json.write(JsonCommands.BackedUp.of(result)));

@@ -129,12 +129,17 @@ final class Wiring implements AutoCloseable {
         if (options.tick && options.noTick) {
             throw new UsageException("give --tick or --no-tick, not both");
         }
-        Path file = options.dbPath == null ? loaded.home().queueDb() : home().expand(options.dbPath);
+        Path file = databaseFile(options);
         String command = options.command == null ? "nvidb" : options.command.qualifiedName();
         queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
                 Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()), command,
                 line -> context.err().println("nvidb: " + line));
         return queue;
+    }
+
+    /** The queue database this command works on: {@code --db-path}, else $NVIDB_HOME/queue.db. */
+    Path databaseFile(QueueOptions options) {
+        return options.dbPath == null ? config().home().queueDb() : home().expand(options.dbPath);
     }
 
     /**

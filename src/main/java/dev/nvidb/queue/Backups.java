@@ -74,16 +74,7 @@ public final class Backups {
         Instant at = engine.clock().instant();
         Path published;
         if (target != null) {
-            Path absolute = target.toAbsolutePath().normalize();
-            if (Files.exists(absolute, LinkOption.NOFOLLOW_LINKS)) {
-                throw exists(absolute);
-            }
-            Path parent = absolute.getParent();
-            if (parent == null || !Files.isDirectory(parent)) {
-                throw new UsageException("cannot write the backup " + absolute + ": folder " + parent
-                        + " does not exist", "create it first, or leave out PATH for " + directory());
-            }
-            published = publish(absolute, false);
+            published = publish(checkTarget(target, directory()), false);
         } else {
             Path folder = directory().toAbsolutePath().normalize();
             createFolder(folder);
@@ -98,6 +89,24 @@ public final class Backups {
             bytes = 0;
         }
         return new BackupResult(published, bytes, at, removed);
+    }
+
+    /**
+     * {@code target} made absolute, when a backup may be written there: it does not exist and its
+     * folder does; else the usage error that says so ({@code defaultFolder} in its hint). Callers
+     * check before opening the queue, so a bad PATH changes nothing.
+     */
+    public static Path checkTarget(Path target, Path defaultFolder) {
+        Path absolute = target.toAbsolutePath().normalize();
+        if (Files.exists(absolute, LinkOption.NOFOLLOW_LINKS)) {
+            throw exists(absolute);
+        }
+        Path parent = absolute.getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new UsageException("cannot write the backup " + absolute + ": folder " + parent
+                    + " does not exist", "create it first, or leave out PATH for " + defaultFolder);
+        }
+        return absolute;
     }
 
     /**

@@ -71,8 +71,24 @@ class QueueBackupCommandTest {
     }
 
     @Test
+    void aBadPathOrNoQueueChangesNothing() throws Exception {
+        CliRun noFolder = CliRun.run(env, "queue", "backup", home.resolve("missing/copy.db").toString());
+        assertEquals(2, noFolder.exitCode());
+        assertTrue(noFolder.stderr().contains("folder " + home.resolve("missing") + " does not exist"), noFolder.stderr());
+        CliRun noQueue = CliRun.run(env, "queue", "backup");
+        assertEquals(2, noQueue.exitCode());
+        assertTrue(noQueue.stderr().startsWith("nvidb: no queue database at " + home.resolve(".nvidb/queue.db")),
+                noQueue.stderr());
+        try (Stream<Path> left = Files.list(home.resolve(".nvidb"))) {
+            assertEquals(List.of("queue.yml"), left.map(path -> path.getFileName().toString()).sorted().toList(),
+                    "no database, no backups folder was made");
+        }
+    }
+
+    @Test
     void backupToAnExplicitPathAndGcDryRunAnswerInJson() throws Exception {
         Path target = home.resolve("copy.db");
+        assertEquals(0, CliRun.run(env, "job", "submit", "--no-tick", "--", "true").exitCode()); // a queue to copy
         CliRun backup = CliRun.run(env, "--json", "queue", "backup", target.toString());
         assertEquals(0, backup.exitCode(), backup.stderr());
         JsonNode document = JSON.readTree(backup.stdout());
