@@ -11,6 +11,7 @@ import dev.nvidb.queue.MaintenanceResult;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.RetentionResult;
 import dev.nvidb.queue.TickResult;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -57,24 +58,103 @@ final class QueueDaemonCommand implements Callable<Integer> {
             throw new UsageException("queue daemon ticks; --no-tick makes no sense here", "leave out --no-tick");
         }
         Duration every = Duration.ofMillis(Math.round((interval == null ? DEFAULT_INTERVAL : interval) * 1000));
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
-            Daemon daemon = noNotify ? queue.daemon() : queue.daemon(context.environment());
-            if (once) {
-                DaemonPass pass = daemon.pass();
-                print(pass, true);
-                return ExitCodes.okOr(pass.ok(), ExitCodes.Outcome.FAILED);
+        HandoffService handed = null;
+        boolean announced = false;
+        while (true) {
+            try (Wiring wiring = new Wiring(context)) {
+                // Stamped before the configuration is read: an edit made while it is read is seen later.
+                ConfigFiles files = new ConfigFiles(wiring.home().configYml(), wiring.home().queueYml());
+                Queue queue = wiring.queue(options);
+                Daemon daemon = noNotify ? queue.daemon() : queue.daemon(context.environment());
+                if (once) {
+                    DaemonPass pass = daemon.pass();
+                    print(pass, true);
+                    return ExitCodes.okOr(pass.ok(), ExitCodes.Outcome.FAILED);
+                }
+                if (!options.json && !announced) {
+                    context.err().println("nvidb: queue daemon: a pass every " + every.toMillis() / 1000.0 + " s on "
+                            + queue.ticking().databaseFile() + "; Ctrl-C stops it");
+                }
+                announced = true;
+                handed = handed == null ? HandoffService.warmedUp(context.environment()) : handed;
+                daemon.serveCommands(handed);
+                boolean[] reload = {false};
+                daemon.run(every, pass -> {
+                    print(pass, false);
+                    reload[0] = reloadWanted(files);
+                    return !reload[0];
+                });
+                if (!reload[0]) {
+                    return ExitCodes.ok();
+                }
             }
-            if (!options.json) {
-                context.err().println("nvidb: queue daemon: a pass every " + every.toMillis() / 1000.0 + " s on "
-                        + queue.ticking().databaseFile() + "; Ctrl-C stops it");
+        }
+    }
+
+    /**
+     * Whether the daemon should start again on its configuration, edited since it was read
+     * (nodes added or removed, notify channels, retention): only when the new files load. One
+     * that does not is reported once and the daemon keeps the configuration it has.
+     */
+    private boolean reloadWanted(ConfigFiles files) {
+        String changed = files.changed();
+        if (changed == null) {
+            return false;
+        }
+        try (Wiring fresh = new Wiring(new Context(context.environment(), context.out(),
+                new java.io.PrintWriter(java.io.OutputStream.nullOutputStream()), false))) {
+            fresh.config();
+        } catch (dev.nvidb.error.NvidbException e) {
+            context.err().println("nvidb: queue daemon: " + changed + " changed but cannot be used: "
+                    + Printable.lines(e.getMessage()) + "; the daemon keeps the configuration it started with");
+            context.err().flush();
+            files.accept();
+            return false;
+        }
+        context.err().println("nvidb: queue daemon: " + changed + " changed; reading the configuration again");
+        context.err().flush();
+        return true;
+    }
+
+    /** The configuration files as last read: path, size, time and inode of each (absent counts too). */
+    private static final class ConfigFiles {
+        private final java.util.List<Path> paths;
+        private java.util.List<String> stamps;
+
+        ConfigFiles(Path... paths) {
+            this.paths = java.util.List.of(paths);
+            this.stamps = stamps();
+        }
+
+        /** The name of a file that changed since the last look, or null. */
+        String changed() {
+            java.util.List<String> now = stamps();
+            for (int i = 0; i < paths.size(); i++) {
+                if (!now.get(i).equals(stamps.get(i))) {
+                    return paths.get(i).getFileName().toString();
+                }
             }
-            daemon.serveCommands(HandoffService.warmedUp(context.environment()));
-            daemon.run(every, pass -> {
-                print(pass, false);
-                return true;
-            });
-            return ExitCodes.ok();
+            return null;
+        }
+
+        /** The files as they are now count as seen. */
+        void accept() {
+            stamps = stamps();
+        }
+
+        private java.util.List<String> stamps() {
+            java.util.List<String> result = new java.util.ArrayList<>();
+            for (Path path : paths) {
+                try {
+                    java.nio.file.attribute.BasicFileAttributes attributes = java.nio.file.Files.readAttributes(path,
+                            java.nio.file.attribute.BasicFileAttributes.class);
+                    result.add(attributes.size() + " " + attributes.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)
+                            + " " + attributes.fileKey());
+                } catch (java.io.IOException e) {
+                    result.add("absent");
+                }
+            }
+            return result;
         }
     }
 

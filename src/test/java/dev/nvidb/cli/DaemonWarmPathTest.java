@@ -90,6 +90,44 @@ class DaemonWarmPathTest {
     }
 
     @Test
+    void anEditedQueueYmlIsReadAgainAndABrokenOneIsReportedAndIgnored() throws Exception {
+        Path queueYml = home.resolve(".nvidb/queue.yml");
+        Files.writeString(queueYml, "queue:\n  local_node_name: there\n");
+        // The daemon looks after each pass: one pass sees the edit, the next runs on it.
+        awaitDaemonLog(log -> log.contains("queue.yml changed; reading the configuration again"), "the reload");
+        awaitDaemonLog(log -> log.lines().anyMatch(line -> line.contains("\"answered\":[\"there\"]")),
+                "a pass over the renamed node");
+
+        Files.writeString(queueYml, "queue:\n  local_node_name: [unclosed\n");
+        awaitDaemonLog(log -> log.contains("queue.yml changed but cannot be used"), "the broken edit reported");
+        assertTrue(daemon.isAlive(), "the daemon keeps running on what it has");
+        CliRun status = CliRun.run(env, "queue", "status", "--json", "--no-tick");
+        assertTrue(Files.exists(home.resolve(".nvidb/queue.db.daemon")), "and keeps serving");
+        assertEquals(2, status.exitCode(), "this command reads the broken file itself: " + status.stderr());
+    }
+
+    /** Asks the daemon for a pass over its socket, as a submit does. */
+    private void wake() throws Exception {
+        try (java.nio.channels.SocketChannel channel = java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            channel.connect(java.net.UnixDomainSocketAddress.of(home.resolve(".nvidb/queue.db.daemon")));
+            channel.write(java.nio.ByteBuffer.wrap("wake\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+            channel.read(java.nio.ByteBuffer.allocate(16));
+        } catch (java.io.IOException e) {
+            // between two configurations the socket is gone for a moment: the next round wakes it
+        }
+    }
+
+    /** Wakes the daemon (a pass at once) until its log satisfies {@code condition}. */
+    private void awaitDaemonLog(Predicate<String> condition, String what) throws Exception {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!condition.test(Files.readString(home.resolve("daemon.log")))) {
+            assertTrue(System.nanoTime() < deadline, "never saw " + what + ":\n" + Files.readString(home.resolve("daemon.log")));
+            wake(); // (a command would read the configuration first, and a broken one stops it there)
+            Thread.sleep(100); // a poll with a deadline
+        }
+    }
+
+    @Test
     void aKilledDaemonLeavesCommandsWorkingWithoutIt() throws Exception {
         daemon.destroyForcibly().waitFor();
         assertTrue(Files.exists(home.resolve(".nvidb/queue.db.daemon")), "a killed daemon leaves its socket");
