@@ -235,15 +235,20 @@ class HandoffTest {
             builder.environment().putAll(env);
             Process process = builder.start();
             try {
-                // The relay's classes load just before it connects and sends the line.
+                // The daemon answers a connection on a thread of its own, which runs the handed line and
+                // now waits on the lock (a signal from here on must not lose the job it will store).
                 long deadline = System.nanoTime() + LIMIT.toNanos();
-                while (!read(classes).contains("dev.nvidb.cli.Handoff$Relay$2 ")) {
-                    assertTrue(System.nanoTime() < deadline && process.isAlive(), "the client never reached the relay");
+                while (!threadNames(daemon.pid()).contains("daemon-client")) {
+                    assertTrue(System.nanoTime() < deadline && process.isAlive(), "the client never reached the daemon");
                     Thread.sleep(20); // a poll with a deadline
                 }
-                Thread.sleep(1000); // connect and send: the daemon's submit now waits on the lock
                 new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor();
-                Thread.sleep(500);
+                // The client's JVM runs its shutdown hooks; the handoff's is the one that waits for the answer.
+                while (!threadNames(process.pid()).contains("handoff-answer")) {
+                    assertTrue(System.nanoTime() < deadline, "no hook waits for the handed line's answer");
+                    assertTrue(process.isAlive(), "the client ended without the handed line's answer");
+                    Thread.sleep(20); // a poll with a deadline
+                }
                 assertTrue(process.isAlive(), "the client waits for the handed line's answer");
                 lock.createStatement().execute("COMMIT");
                 assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the client ends once the line has answered");
@@ -255,6 +260,23 @@ class HandoffTest {
                 process.destroyForcibly();
             }
         }
+    }
+
+    /** The names of process {@code pid}'s threads (the JVM names its native threads after Java's). */
+    private static List<String> threadNames(long pid) throws IOException {
+        List<String> names = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    names.add(Files.readString(task.resolve("comm")).strip());
+                } catch (IOException e) {
+                    // ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return names; // the process is gone
+        }
+        return names;
     }
 
     private Process submitProcess() throws IOException {

@@ -84,7 +84,12 @@ class SubmitTicksTest {
             // linger has run out, so only the drain on close and the check after it can place it.
             DaemonServer.Commands submit = connection -> {
                 handed.countDown();
-                sleep(2500);
+                // The ticker's linger runs out while this line runs: it takes its socket away
+                // (and then waits for this line) before the job below is stored.
+                Instant gone = Instant.now().plusSeconds(20);
+                while (java.nio.file.Files.exists(socket) && Instant.now().isBefore(gone)) {
+                    sleep(20); // a poll with a deadline
+                }
                 submitted.set(cluster.submit("handed"));
                 connection.write(java.nio.ByteBuffer.wrap(new byte[] {'x'}));
             };
