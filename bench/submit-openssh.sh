@@ -37,39 +37,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$(id -u)" = 0 ] || { echo "needs root (starts sshd, creates the nodes' login users)" >&2; exit 2; }
-build=${BENCH_BUILD_DIR:-target-bench}
-work=$(mktemp -d)
-cleanup() {
-  for fd in ${fds:-}; do exec {fd}>&- 2>/dev/null || true; done   # the node sets stop when their input closes
-  local deadline=$((SECONDS + 20))
-  while [ -n "$(jobs -pr)" ] && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
-  kill $(jobs -pr) 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -n "$build_it" ]; then
-  { ./mvnw -q -Dnvidb.build.dir="$build" -DskipTests package &&
-    ./mvnw -q -Dnvidb.build.dir="$build" test-compile dependency:build-classpath -Dmdep.outputFile="$build/test.cp"
-  } >"$work/build.log" 2>&1 || { echo "build failed:" >&2; tail -30 "$work/build.log" >&2; exit 1; }
-fi
-[ -f "$build/nvidb.jar" ] && [ -f "$build/test.cp" ] || { echo "no build in $build; run without --no-build" >&2; exit 1; }
-export NVIDB_BUILD_DIR=$PWD/$build
-export NVIDB_NO_BUILD=1   # measure commands, not the launcher's staleness check
-cp="$build/test-classes:$build/classes:$(cat "$build/test.cp")"
-fake=$PWD/$build/fake-nvml
-
-fds=""
-start_set() { # NAME MAIN-CLASS : starts 3 nodes, waits for "ready"
-  local name=$1 main=$2 fd
-  mkfifo "$work/$name.in"
-  java -Dnvidb.fake.nvml.dir="$fake" -cp "$cp" "$main" "$work/$name" 3 <"$work/$name.in" >"$work/$name.log" 2>&1 &
-  exec {fd}>"$work/$name.in"
-  fds="$fds $fd"
-  for _ in $(seq 600); do grep -q '^ready' "$work/$name.log" 2>/dev/null && return 0; sleep 0.1; done
-  echo "$name nodes did not start: $(tail -20 "$work/$name.log")" >&2; exit 1
-}
+. bench/lib.sh
 
 nv() { # SET args... : one bin/nvidb in that set's home (bounded); a failure is noted in $work/SET.fail
   local set=$1 home=$work/$1/home rc=0; shift

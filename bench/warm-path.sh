@@ -27,38 +27,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$(id -u)" = 0 ] || { echo "needs root (starts sshd, creates the nodes' login users)" >&2; exit 2; }
-build=${BENCH_BUILD_DIR:-target-bench}
-work=$(mktemp -d)
-daemon=""
-cleanup() {
-  [ -n "$daemon" ] && kill "$daemon" 2>/dev/null
-  [ -n "${fd:-}" ] && exec {fd}>&- 2>/dev/null   # the node set stops when its input closes
-  local deadline=$((SECONDS + 20))
-  while [ -n "$(jobs -pr)" ] && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
-  kill $(jobs -pr) 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -n "$build_it" ]; then
-  { ./mvnw -q -Dnvidb.build.dir="$build" -DskipTests package &&
-    ./mvnw -q -Dnvidb.build.dir="$build" test-compile dependency:build-classpath -Dmdep.outputFile="$build/test.cp"
-  } >"$work/build.log" 2>&1 || { echo "build failed:" >&2; tail -30 "$work/build.log" >&2; exit 1; }
-fi
-[ -f "$build/nvidb.jar" ] && [ -f "$build/test.cp" ] || { echo "no build in $build; run without --no-build" >&2; exit 1; }
-export NVIDB_BUILD_DIR=$PWD/$build
-export NVIDB_NO_BUILD=1   # measure commands, not the launcher's staleness check
-cp="$build/test-classes:$build/classes:$(cat "$build/test.cp")"
+. bench/lib.sh
+start_set openssh dev.nvidb.integration.OpenSshBenchNodes
 home=$work/openssh/home
 export HOME=$home NVIDB_HOME=$home/.nvidb
-
-mkfifo "$work/nodes.in"
-java -Dnvidb.fake.nvml.dir="$PWD/$build/fake-nvml" -cp "$cp" dev.nvidb.integration.OpenSshBenchNodes "$work/openssh" 3 \
-  <"$work/nodes.in" >"$work/nodes.log" 2>&1 &
-exec {fd}>"$work/nodes.in"
-for _ in $(seq 600); do grep -q '^ready' "$work/nodes.log" 2>/dev/null && break; sleep 0.1; done
-grep -q '^ready' "$work/nodes.log" || { echo "nodes did not start: $(tail -20 "$work/nodes.log")" >&2; exit 1; }
 
 nv() { timeout 180 bin/nvidb "$@" 2>>"$work/err.log"; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -119,7 +91,7 @@ echo "queue.yml: $(grep -c . "$NVIDB_HOME/queue.yml") lines, servers only (shipp
 nv queue tick >/dev/null || true
 measure "no daemon"
 bin/nvidb queue daemon >"$work/daemon.log" 2>&1 &
-daemon=$!
+bench_stop_extra=$!
 for _ in $(seq 100); do [ -S "$NVIDB_HOME/queue.db.daemon" ] && break; sleep 0.1; done
 [ -S "$NVIDB_HOME/queue.db.daemon" ] || { echo "the daemon did not start: $(cat "$work/daemon.log")" >&2; exit 1; }
 nv queue tick >/dev/null || true   # its first pass starts the resident agents
