@@ -474,9 +474,11 @@ WRAPPER_MARK = "nvidb-wrapper"
 # announces that with the file "armed". Job control (set -m) puts the job in a process group
 # of its own, whose id the job writes to "jobpgid" before it starts: kills go to that group
 # only, never to the wrapper or the helpers it runs to record the status (143 after TERM,
-# 137 after KILL). A "cancel" file written before the job started stops it from starting:
-# the kill writes "cancel" then reads "jobpgid", the job writes "jobpgid" then reads
-# "cancel", so one of them always sees the other. The exit status is written into
+# 137 after KILL); job control is off again once the job ended, so those helpers stay in
+# the wrapper's group, which a kill that finds no job group never signals. A "cancel" file
+# written before the job started stops it from starting: the kill writes "cancel" then
+# reads "jobpgid", the job writes "jobpgid" then reads "cancel", so one of them always
+# sees the other. The exit status is written into
 # "exit.slot", which the agent filled before the start, so recording it needs no free disk
 # space (a job that fills the disk still gets its exit code), then renamed to "exit".
 WRAPPER = r"""trap ':' TERM
@@ -486,6 +488,7 @@ set -m
   [ -e cancel ] && exit 143
   umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
 code=$?
+set +m
 line="$code $(date +%s.%N)"
 { printf '%s\n' "$line" 1<>exit.slot && mv -f exit.slot exit; } 2>/dev/null ||
   { printf '%s\n' "$line" >exit.tmp && mv -f exit.tmp exit; }

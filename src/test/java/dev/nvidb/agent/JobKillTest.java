@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.agent.JobReport.Status;
 import dev.nvidb.agent.KillReport.Outcome;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -91,6 +94,38 @@ class JobKillTest extends LocalJobs {
 
         assertEquals(Outcome.GONE, kill(KillRequest.of(5, launch.dir(), wrapper, Duration.ZERO)).outcome());
         assertEquals(Outcome.GONE, kill(KillRequest.of(5, launch.dir(), otherBoot, Duration.ZERO)).outcome());
+    }
+
+    /**
+     * A kill that lands after the job ended, while its wrapper records the exit status, finds
+     * no job group and must leave the wrapper's helpers (the rename of the status file) alone:
+     * they run in the wrapper's own group. A rename killed half-way once left an attempt
+     * with no status at all when a second kill followed.
+     */
+    @Test
+    void aKillWhileTheWrapperRecordsTheStatusLeavesItsHelpersAlone() throws IOException {
+        Path shim = dir.resolve("python-bin/mv");  // first on the agent's PATH: the wrapper's mv
+        Files.writeString(shim, """
+                #!/bin/sh
+                case "$*" in
+                  *exit.slot*) : >mv.waiting; while [ ! -e mv.go ]; do sleep 0.02; done ;;
+                esac
+                exec /bin/mv "$@"
+                """);
+        shim.toFile().setExecutable(true);
+        LaunchRequest launch = launch(6, "true");
+        WrapperProcess wrapper = launchAll(launch).get(0).wrapper();
+        Polling.until(TIMEOUT, () -> Files.exists(jobDir(6).resolve("mv.waiting")), waiting -> waiting,
+                "the wrapper to record the status");
+
+        KillReport kill = kill(KillRequest.of(6, launch.dir(), wrapper, Duration.ofSeconds(10)));
+        Files.writeString(jobDir(6).resolve("mv.go"), "");
+
+        assertEquals(Outcome.SIGNALLED, kill.outcome(), kill.reason());
+        JobReport ended = awaitEnd(launch);
+        assertEquals(Status.EXITED, ended.status());
+        assertEquals(0, ended.exitCode(), "the job's own status, not a kill's");
+        assertFalse(Files.exists(jobDir(6).resolve("exit.slot")), "the rename of exit.slot was interrupted");
     }
 
     private KillReport kill(KillRequest request) {
