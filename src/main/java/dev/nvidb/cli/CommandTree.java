@@ -41,6 +41,7 @@ final class CommandTree {
                     leaf("result", JobResultCommand.class),
                     leaf("purge", JobPurgeCommand.class))),
             new Branch("queue", QueueCommand.class, List.of(
+                    leaf("tui", QueueTuiCommand.class),
                     leaf("status", QueueStatusCommand.class),
                     leaf("nodes", QueueNodesCommand.class),
                     leaf("alerts", QueueAlertsCommand.class),

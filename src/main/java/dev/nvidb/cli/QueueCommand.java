@@ -2,12 +2,27 @@ package dev.nvidb.cli;
 
 import picocli.CommandLine.Command;
 
-/** {@code nvidb queue …}: the queue as a whole: status, nodes, events, ticks. */
+/**
+ * {@code nvidb queue …}: the queue as a whole: status, nodes, events, ticks. Alone, it opens
+ * the queue screen ({@link QueueTuiCommand}).
+ */
 @Command(name = "queue", description = "Inspect and administer the job queue.", synopsisSubcommandLabel = "COMMAND",
         mixinStandardHelpOptions = true,
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb queue status",
+        footer = {"  nvidb queue                 the queue screen (same as: nvidb queue tui)",
+                "  nvidb queue status",
                 "  nvidb queue alerts",
                 "  nvidb queue drain gpu-a"})
 final class QueueCommand extends CommandGroup {
+
+    private final Context context;
+
+    QueueCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        return new QueueTuiCommand(context).call();
+    }
 }

@@ -7,7 +7,6 @@ import org.jline.terminal.Attributes;
 import org.jline.terminal.Size;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
-import org.jline.utils.Display;
 import org.jline.utils.InfoCmp;
 import org.jline.utils.NonBlockingReader;
 
@@ -17,8 +16,8 @@ import org.jline.utils.NonBlockingReader;
  * session ends — {@code q}, Ctrl-C, an error, or the JVM being asked to stop. The input
  * loop runs on the calling thread and never waits on anything but the keyboard: a
  * {@link Screen} gets its data from its own worker and says so through {@link Screen#version()}.
- * Frames are drawn with JLine's {@link Display}, which rewrites only the cells that changed,
- * so a redraw does not flicker.
+ * Frames are drawn by {@link ScreenWriter}, which rewrites only the rows that changed, so a
+ * redraw does not flicker.
  */
 public final class TuiSession implements AutoCloseable {
 
@@ -85,7 +84,10 @@ public final class TuiSession implements AutoCloseable {
         if (System.console() == null) {
             throw new NotATerminal();
         }
+        // Box-drawing characters as themselves, not through the terminal's alternate character set.
+        System.setProperty("org.jline.utils.disableAlternateCharset", "true");
         Terminal terminal = TerminalBuilder.builder().system(true).nativeSignals(true)
+                .encoding(java.nio.charset.StandardCharsets.UTF_8)
                 .signalHandler(Terminal.SignalHandler.SIG_IGN).build();
         if (Terminal.TYPE_DUMB.equals(terminal.getType()) || Terminal.TYPE_DUMB_COLOR.equals(terminal.getType())) {
             terminal.close();
@@ -107,10 +109,8 @@ public final class TuiSession implements AutoCloseable {
     public int run(Screen screen) throws IOException {
         NonBlockingReader reader = terminal.reader();
         InputDecoder decoder = new InputDecoder();
-        Display display = new Display(terminal, true);
+        ScreenWriter writer = new ScreenWriter(terminal);
         Size size = terminal.getSize();
-        display.resize(size.getRows(), size.getColumns());
-        display.clear();
         Frame shown = null;
         long drawn = Long.MIN_VALUE;
         boolean dirty = true;
@@ -120,9 +120,7 @@ public final class TuiSession implements AutoCloseable {
             }
             if (resized.getAndSet(false)) {
                 size = terminal.getSize();
-                display.resize(size.getRows(), size.getColumns());
-                display.clear();
-                terminal.puts(InfoCmp.Capability.clear_screen);
+                writer.invalidate();
                 dirty = true;
             }
             long version = screen.version();
@@ -130,8 +128,7 @@ public final class TuiSession implements AutoCloseable {
                 int width = Math.max(1, size.getColumns());
                 int height = Math.max(1, size.getRows());
                 shown = screen.render(width, height);
-                display.update(shown.lines(), 0);
-                terminal.flush();
+                writer.draw(shown.lines(), width, height);
                 drawn = version;
                 dirty = false;
             }

@@ -1,0 +1,616 @@
+package dev.nvidb.tui.queue;
+
+import dev.nvidb.keeper.KeeperState;
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.Job;
+import dev.nvidb.model.JobState;
+import dev.nvidb.output.JobDetailText;
+import dev.nvidb.output.JobText;
+import dev.nvidb.output.Units;
+import dev.nvidb.queue.AlertView;
+import dev.nvidb.queue.GpuView;
+import dev.nvidb.queue.JobView;
+import dev.nvidb.queue.NodeView;
+import dev.nvidb.queue.QueueStatus;
+import dev.nvidb.scheduler.GpuBudget;
+import dev.nvidb.tui.Canvas;
+import dev.nvidb.tui.Frame;
+import dev.nvidb.tui.Input;
+import dev.nvidb.tui.Palette;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.jline.utils.AttributedString;
+import org.jline.utils.AttributedStringBuilder;
+import org.jline.utils.AttributedStyle;
+
+/**
+ * Draws the queue screen from a {@link QueueView}: a two-line header (tick age, keeper,
+ * ticking, counts by state), open alerts, a block per node with a memory bar per GPU, the job
+ * table in queue order, the selected job's detail or log, a status line and the action bar.
+ * Pure, so every size can be tested as text. Sections shrink in a fixed order as the terminal
+ * gets smaller: the table keeps at least three rows, the nodes at most two fifths.
+ */
+final class QueueRenderer {
+
+    static final Duration MESSAGE_SHOWN = Duration.ofSeconds(8);
+    private static final int MAX_ALERTS = 3;
+    private static final String FOREIGN_GLYPH = "▓";
+    private static final String QUEUE_GLYPH = "█";
+    private static final String FREE_GLYPH = "░";
+
+    private QueueRenderer() {
+    }
+
+    /** A row drawn into a section before the section knows how many rows it gets. */
+    private record Row(AttributedString text, Target target, boolean selected) {
+    }
+
+    static Frame render(QueueView view, int width, int height) {
+        Canvas canvas = new Canvas(width, height);
+        QueueScreenState state = view.state();
+        QueueStatus status = view.data().status();
+        header(canvas, view);
+        if (state.help) {
+            help(canvas);
+            canvas.fillTo(1);
+            actionBar(canvas, view, List.of());
+            return canvas.frame();
+        }
+        if (view.data().readError() != null) {
+            canvas.line("cannot read the queue: " + view.data().readError(), Palette.ERROR);
+        }
+        if (view.data().tickError() != null) {
+            canvas.line("the last tick failed: " + view.data().tickError(), Palette.WARN);
+        }
+        if (status == null) {
+            canvas.line(view.data().readError() == null ? "reading the queue…" : "", Palette.DIM);
+            canvas.fillTo(1);
+            actionBar(canvas, view, List.of());
+            return canvas.frame();
+        }
+        alerts(canvas, status.openAlerts(), view.now());
+        List<JobView> jobs = visibleJobs(state, status, view.now());
+        JobView selected = jobs.stream().filter(job -> state.selectedJob != null && job.id() == state.selectedJob)
+                .findFirst().orElse(null);
+        int bottom = 2;  // the status line and the action bar
+        int free = canvas.remaining() - bottom;
+        int paneRows = state.pane == QueueScreenState.Pane.NONE || selected == null ? 0
+                : Math.max(4, free * 2 / 5);
+        List<Row> nodeRows = nodeRows(view, status.nodes(), width);
+        int nodeRows0 = Math.min(nodeRows.size() + 1, Math.max(2, (free - paneRows) * 2 / 5));
+        if (free - paneRows - nodeRows0 < 4) {
+            paneRows = Math.max(0, Math.min(paneRows, free - nodeRows0 - 4));
+        }
+        nodes(canvas, state, nodeRows, nodeRows0);
+        int tableRows = Math.max(2, free - paneRows - nodeRows0);
+        jobTable(canvas, view, jobs, JobCells.measured(status.nodes()), tableRows, width);
+        if (paneRows > 0) {
+            pane(canvas, view, selected, paneRows);
+        }
+        canvas.fillTo(bottom);
+        statusLine(canvas, view, selected);
+        actionBar(canvas, view, actionsFor(selected, state));
+        return canvas.frame();
+    }
+
+    /** The jobs the table shows, in the table's order. */
+    static List<JobView> visibleJobs(QueueScreenState state, QueueStatus status, Instant now) {
+        if (status == null) {
+            return List.of();
+        }
+        Map<Long, Long> used = JobCells.measured(status.nodes());
+        Comparator<Job> order = state.sort.comparator(used, now);
+        if (state.descending) {
+            order = order.reversed();
+        }
+        Comparator<Job> finalOrder = order;
+        return status.jobs().stream().filter(job -> state.filter.shows(job.job().state()))
+                .sorted((a, b) -> finalOrder.compare(a.job(), b.job())).toList();
+    }
+
+    private static void header(Canvas canvas, QueueView view) {
+        QueueData data = view.data();
+        QueueStatus status = data.status();
+        canvas.text("nvidb queue", Palette.BOLD);
+        separator(canvas);
+        if (data.tickingSince() != null) {
+            canvas.text("ticking…", Palette.FOCUS);
+        } else if (status != null && status.lastTickAt() != null) {
+            long age = Math.max(0, Duration.between(status.lastTickAt(), view.now()).getSeconds());
+            canvas.text("tick " + JobText.ago(status.lastTickAt(), view.now()) + " ago",
+                    age > 120 ? Palette.WARN : Palette.PLAIN);
+        } else if (status != null) {
+            canvas.text("never ticked", Palette.WARN);
+        }
+        separator(canvas);
+        KeeperState keeper = data.keeper();
+        if (keeper == null) {
+            canvas.text("no keeper", Palette.DIM);
+        } else if (keeper.up()) {
+            canvas.text("keeper up", Palette.OK);
+        } else {
+            canvas.text("keeper " + keeper.condition().label().toUpperCase(java.util.Locale.ROOT), Palette.ERROR_BOLD);
+        }
+        separator(canvas);
+        if (view.automatic()) {
+            canvas.text("auto tick " + view.refresh().toSeconds() + "s", Palette.PLAIN, new Target.Button(Input.character('a')));
+        } else {
+            canvas.text("manual ticking (t)", Palette.WARN, new Target.Button(Input.character('a')));
+        }
+        canvas.newline();
+        if (status == null) {
+            canvas.newline();
+            return;
+        }
+        boolean first = true;
+        for (JobState state : JobState.values()) {
+            int count = status.counts().getOrDefault(state.key(), 0);
+            if (count == 0 && state != JobState.PENDING && state != JobState.RUNNING) {
+                continue;
+            }
+            if (!first) {
+                canvas.text("  ");
+            }
+            first = false;
+            boolean chosen = view.state().filter == StateFilter.of(state) && view.state().filter != StateFilter.ALL;
+            AttributedStyle style = chosen ? Palette.FOCUS_BOLD : count > 0 ? stateStyle(state) : Palette.DIM;
+            canvas.text(count + " " + state.key(), style, new Target.Count(state));
+        }
+        canvas.text("   ");
+        canvas.text("showing " + view.state().filter.label(), Palette.DIM, new Target.Button(Input.character('f')));
+        if (view.state().sort != JobSort.QUEUE) {
+            canvas.text(" · sorted by " + view.state().sort.label() + (view.state().descending ? " ▼" : " ▲"), Palette.DIM);
+        }
+        canvas.newline();
+    }
+
+    private static void separator(Canvas canvas) {
+        canvas.text(" · ", Palette.DIM);
+    }
+
+    private static void alerts(Canvas canvas, List<AlertView> alerts, Instant now) {
+        int shown = Math.min(MAX_ALERTS, alerts.size());
+        for (int i = 0; i < shown; i++) {
+            AlertView alert = alerts.get(alerts.size() - 1 - i);  // newest first
+            AttributedStyle style = "error".equals(alert.severity()) ? Palette.ERROR : Palette.WARN;
+            canvas.text("! ", style.bold());
+            canvas.text(JobText.ago(alert.at(), now) + " ", Palette.DIM);
+            canvas.text(alert.message(), style);
+            if (alert.jobId() != null) {
+                canvas.text("  (click: log of job " + alert.jobId() + ")", Palette.DIM);
+            }
+            canvas.hitRow(new Target.Alert(alert.jobId()));
+            canvas.newline();
+        }
+        if (alerts.size() > shown) {
+            canvas.line("  … " + (alerts.size() - shown) + " more open alerts · A acknowledges all", Palette.DIM);
+        } else if (shown > 0) {
+            canvas.line("  A acknowledges " + (shown == 1 ? "it" : "all " + shown), Palette.DIM);
+        }
+    }
+
+    private static List<Row> nodeRows(QueueView view, List<NodeView> nodes, int width) {
+        QueueScreenState state = view.state();
+        List<Row> rows = new ArrayList<>();
+        for (NodeView node : nodes) {
+            Target target = new Target.NodeBlock(node.name());
+            boolean selected = node.name().equals(state.selectedNode);
+            AttributedStringBuilder line = new AttributedStringBuilder();
+            line.styled(Palette.FOCUS_BOLD, selected && state.focus == QueueScreenState.Focus.NODES ? "› " : "  ");
+            line.styled(Palette.BOLD, node.name()).append("  ");
+            switch (node.status()) {
+                case "up" -> line.styled(Palette.OK, "up");
+                case "down" -> line.styled(Palette.ERROR_BOLD, "DOWN");
+                default -> line.styled(Palette.WARN, node.status());
+            }
+            if (node.drained()) {
+                line.append(" ").styled(Palette.WARN.bold(), "DRAINED");
+            }
+            line.styled(Palette.DIM, " · " + node.gpus().size() + (node.gpus().size() == 1 ? " GPU" : " GPUs")
+                    + " · " + node.runningJobs() + " running");
+            if ("down".equals(node.status())) {
+                line.styled(Palette.ERROR, " · " + (node.lastError() == null ? "no answer" : node.lastError()));
+                line.styled(Palette.DIM, " · last answer " + (node.lastSeenAt() == null ? "never"
+                        : JobText.ago(node.lastSeenAt(), view.now()) + " ago"));
+            } else if (node.lastSeenAt() != null) {
+                line.styled(Palette.DIM, " · seen " + JobText.ago(node.lastSeenAt(), view.now()) + " ago");
+            }
+            rows.add(new Row(line.toAttributedString(), target, selected && state.focus == QueueScreenState.Focus.NODES));
+            boolean stale = !"up".equals(node.status());
+            for (GpuView gpu : node.gpus()) {
+                rows.add(new Row(gpuLine(gpu, width, stale), target, false));
+                for (GpuProcess process : gpu.gpu().processes()) {
+                    Long job = gpu.jobOfPid().get(process.pid());
+                    boolean show = switch (state.processes) {
+                        case ALL -> true;
+                        case UNMANAGED -> job == null;
+                        case NONE -> false;
+                    };
+                    if (show) {
+                        rows.add(new Row(processLine(process, job), target, false));
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static AttributedString gpuLine(GpuView view, int width, boolean stale) {
+        GpuSnapshot gpu = view.gpu();
+        AttributedStringBuilder line = new AttributedStringBuilder();
+        line.append("    ").styled(Palette.DIM, String.format("%d ", gpu.index()));
+        String name = gpu.name() == null ? "GPU" : gpu.name().replace("NVIDIA ", "");
+        line.append(Canvas.cell(name, width >= 120 ? 22 : 14)).append(" ");
+        GpuBudget budget = view.budget();
+        if (budget == null) {
+            line.styled(Palette.WARN, "state unknown" + (gpu.error() == null ? "" : ": " + gpu.error()));
+            return line.toAttributedString();
+        }
+        int barWidth = width >= 160 ? 40 : width >= 120 ? 30 : 16;
+        line.append(bar(budget, barWidth, stale)).append(" ");
+        AttributedStyle value = stale ? Palette.DIM : Palette.PLAIN;
+        line.styled(value, Units.mebibytes(gpu.memUsedMb()) + "/" + Units.mebibytes(gpu.memTotalMb()));
+        line.styled(Palette.DIM, " free ").styled(budget.freeMb() < 0 ? Palette.ERROR : value,
+                Units.mebibytes(Math.max(0, budget.freeMb())));
+        line.styled(Palette.DIM, " util ").styled(value, Units.percent(gpu.utilPercent()));
+        List<Long> jobs = view.jobOfPid().values().stream().distinct().sorted().toList();
+        if (!jobs.isEmpty()) {
+            line.styled(Palette.DIM, " jobs ").styled(Palette.RESERVED,
+                    String.join(",", jobs.stream().map(String::valueOf).toList()));
+        }
+        if (!"measured".equals(view.attribution())) {
+            line.styled(Palette.WARN, " " + view.attribution());
+        }
+        return line.toAttributedString();
+    }
+
+    /**
+     * The memory bar: foreign memory ({@value #FOREIGN_GLYPH}, amber), what this queue's jobs
+     * hold or reserved ({@value #QUEUE_GLYPH}, teal), free ({@value #FREE_GLYPH}, dim). Glyphs
+     * differ as well as colours, so the bar reads without colour too.
+     */
+    static AttributedString bar(GpuBudget budget, int width, boolean stale) {
+        long total = Math.max(1, budget.totalMb());
+        int foreign = cells(budget.externalMb(), total, width);
+        int queue = Math.min(width - foreign, cells(budget.chargedMb(), total, width));
+        int free = Math.max(0, width - foreign - queue);
+        AttributedStringBuilder bar = new AttributedStringBuilder();
+        bar.styled(stale ? Palette.DIM : Palette.FOREIGN, FOREIGN_GLYPH.repeat(foreign));
+        bar.styled(stale ? Palette.DIM : Palette.RESERVED, QUEUE_GLYPH.repeat(queue));
+        bar.styled(Palette.FREE, FREE_GLYPH.repeat(free));
+        return bar.toAttributedString();
+    }
+
+    private static int cells(long mib, long total, int width) {
+        if (mib <= 0) {
+            return 0;
+        }
+        return (int) Math.max(1, Math.min(width, Math.round((double) mib * width / total)));
+    }
+
+    private static AttributedString processLine(GpuProcess process, Long job) {
+        AttributedStringBuilder line = new AttributedStringBuilder();
+        line.append("      ");
+        line.styled(job == null ? Palette.FOREIGN : Palette.RESERVED, job == null ? "foreign " : "job " + job + " ");
+        line.styled(Palette.DIM, "pid ").append(String.valueOf(process.pid()));
+        line.append(" ").append(process.user() == null ? "?" : process.user());
+        line.append(" ").append(Units.mebibytes(process.memMb()));
+        line.append(" ").styled(Palette.DIM, Canvas.clean(process.command() != null ? process.command()
+                : process.name() != null ? process.name() : ""));
+        return line.toAttributedString();
+    }
+
+    private static void nodes(Canvas canvas, QueueScreenState state, List<Row> rows, int height) {
+        boolean focused = state.focus == QueueScreenState.Focus.NODES;
+        canvas.text("NODES", focused ? Palette.FOCUS_BOLD : Palette.DIM);
+        canvas.text("  processes: " + state.processes.label + " (p)", Palette.DIM, new Target.Button(Input.character('p')));
+        canvas.hit(0, 5, new Target.NodesPane());
+        canvas.newline();
+        int room = Math.max(0, height - 1);
+        if (rows.isEmpty()) {
+            if (room > 0) {
+                canvas.line("  no queue nodes: add servers to queue.yml or config.yml", Palette.WARN);
+            }
+            return;
+        }
+        int selectedRow = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            Row row = rows.get(i);
+            if (row.target() instanceof Target.NodeBlock block && block.name().equals(state.selectedNode)) {
+                selectedRow = i;
+                break;
+            }
+        }
+        int start = Math.max(0, Math.min(state.nodeScroll, rows.size() - room));
+        if (selectedRow < start) {
+            start = selectedRow;
+        } else if (selectedRow >= start + room) {
+            start = selectedRow - room + 1;
+        }
+        state.nodeScroll = start;
+        for (int i = start; i < Math.min(rows.size(), start + room); i++) {
+            Row row = rows.get(i);
+            canvas.text(row.text());
+            canvas.hitRow(row.target());
+            canvas.newline(row.selected());
+        }
+    }
+
+    /** A column of the job table: its header, width, alignment and sort. */
+    private record Column(String header, int width, boolean right, JobSort sort) {
+    }
+
+    private static List<Column> columns(int width) {
+        List<Column> columns = new ArrayList<>(List.of(
+                new Column("ID", 5, true, JobSort.ID),
+                new Column("STATE", 9, false, JobSort.STATE),
+                new Column("PRI", 4, true, JobSort.PRIORITY),
+                new Column("NAME", 0, false, JobSort.NAME),
+                new Column("NODE", 10, false, JobSort.NODE),
+                new Column("GPU", 5, false, null),
+                new Column("VRAM", 6, true, JobSort.VRAM),
+                new Column("USED", 6, true, JobSort.USED),
+                new Column("TIME", 7, true, JobSort.TIME),
+                new Column("EXIT", 4, true, JobSort.EXIT)));
+        for (String drop : List.of("USED", "EXIT", "GPU", "PRI", "TIME", "VRAM")) {
+            if (fixed(columns) + 8 <= width) {
+                break;
+            }
+            columns.removeIf(column -> column.header().equals(drop));
+        }
+        int name = Math.max(6, Math.min(48, width - fixed(columns)));
+        int spare = width - fixed(columns) - name;
+        List<Column> sized = new ArrayList<>();
+        for (Column column : columns) {
+            if (column.header().equals("NAME")) {
+                sized.add(new Column("NAME", name, false, JobSort.NAME));
+            } else if (column.header().equals("NODE") && spare > 0) {
+                sized.add(new Column("NODE", column.width() + Math.min(spare, 8), false, JobSort.NODE));
+            } else {
+                sized.add(column);
+            }
+        }
+        return sized;
+    }
+
+    /** Columns' widths and the spaces between them, without NAME's. */
+    private static int fixed(List<Column> columns) {
+        return columns.stream().mapToInt(Column::width).sum() + columns.size() - 1;
+    }
+
+    private static void jobTable(Canvas canvas, QueueView view, List<JobView> jobs, Map<Long, Long> used, int height,
+                                 int width) {
+        QueueScreenState state = view.state();
+        List<Column> columns = columns(width);
+        boolean focused = state.focus == QueueScreenState.Focus.JOBS;
+        for (Column column : columns) {
+            int from = canvas.column();
+            String label = column.header();
+            if (column.sort() != null && column.sort() == state.sort) {
+                label += state.descending ? "▼" : "▲";
+            }
+            if (from > 0) {
+                canvas.text(" ");
+                from++;
+            }
+            canvas.text(column.right() ? Canvas.right(label, column.width()) : Canvas.cell(label, column.width()),
+                    focused ? Palette.FOCUS_BOLD : Palette.DIM);
+            if (column.sort() != null) {
+                canvas.hit(from, canvas.column(), new Target.Column(column.sort()));
+            }
+        }
+        canvas.newline();
+        int rows = Math.max(1, height - 1);
+        state.jobRowsShown = rows;
+        if (jobs.isEmpty()) {
+            canvas.line(state.filter == StateFilter.ALL ? "  no jobs yet: nvidb job submit --vram 20G -- python train.py"
+                    : "  no " + state.filter.label() + " jobs (f changes the filter)", Palette.DIM);
+            for (int i = 1; i < rows; i++) {
+                canvas.hitRow(new Target.JobsPane()).newline();
+            }
+            return;
+        }
+        int selected = 0;
+        for (int i = 0; i < jobs.size(); i++) {
+            if (state.selectedJob != null && jobs.get(i).id() == state.selectedJob) {
+                selected = i;
+            }
+        }
+        int start = Math.max(0, Math.min(state.jobScroll, jobs.size() - rows));
+        if (selected < start) {
+            start = selected;
+        } else if (selected >= start + rows) {
+            start = selected - rows + 1;
+        }
+        state.jobScroll = start;
+        for (int i = 0; i < rows; i++) {
+            int index = start + i;
+            if (index >= jobs.size()) {
+                canvas.hitRow(new Target.JobsPane()).newline();
+                continue;
+            }
+            JobView job = jobs.get(index);
+            boolean isSelected = state.selectedJob != null && job.id() == state.selectedJob;
+            for (Column column : columns) {
+                if (canvas.column() > 0) {
+                    canvas.text(" ");
+                }
+                String text = cell(column, job, used, view.now());
+                AttributedStyle style = column.header().equals("STATE") ? jobStateStyle(job) : Palette.PLAIN;
+                canvas.text(column.right() ? Canvas.right(text, column.width()) : Canvas.cell(text, column.width()), style);
+            }
+            canvas.hitRow(new Target.JobRow(job.id()));
+            canvas.newline(isSelected && focused);
+        }
+    }
+
+    private static String cell(Column column, JobView view, Map<Long, Long> used, Instant now) {
+        Job job = view.job();
+        return switch (column.header()) {
+            case "ID" -> String.valueOf(job.id());
+            case "STATE" -> view.unverifiedSince() != null ? "running?" : job.held() ? "held" : job.state().key();
+            case "PRI" -> String.valueOf(job.priority());
+            case "NAME" -> job.spec().name();
+            case "NODE" -> JobCells.node(job);
+            case "GPU" -> JobCells.gpus(job);
+            case "VRAM" -> JobCells.vram(job);
+            case "USED" -> JobCells.used(job, used);
+            case "TIME" -> JobCells.time(job, now);
+            case "EXIT" -> JobCells.exit(job);
+            default -> "";
+        };
+    }
+
+    private static AttributedStyle jobStateStyle(JobView job) {
+        if (job.unverifiedSince() != null) {
+            return Palette.WARN;
+        }
+        return stateStyle(job.job().state());
+    }
+
+    private static AttributedStyle stateStyle(JobState state) {
+        return switch (state) {
+            case RUNNING -> Palette.OK;
+            case PENDING -> Palette.PLAIN;
+            case COMPLETED, CANCELLED -> Palette.DIM;
+            case FAILED, TIMEOUT, LOST -> Palette.ERROR;
+        };
+    }
+
+    private static void pane(Canvas canvas, QueueView view, JobView job, int height) {
+        QueueScreenState state = view.state();
+        List<String> lines;
+        String title;
+        if (state.pane == QueueScreenState.Pane.LOG) {
+            LogData log = view.log();
+            title = "job " + job.id() + " output (stdout, last lines" + (log == null || log.readAt() == null ? ""
+                    : ", read " + JobText.ago(log.readAt(), view.now()) + " ago") + ") · L closes · [ ] page";
+            lines = new ArrayList<>();
+            if (log == null) {
+                lines.add("reading…");
+            } else {
+                if (log.text() != null) {
+                    lines.addAll(log.text().lines().toList());
+                }
+                if (log.error() != null) {
+                    lines.add("! " + log.error());
+                }
+            }
+        } else {
+            title = "job " + job.id() + " · Enter closes · [ ] page";
+            lines = new ArrayList<>(JobDetailText.render(job.job(), job.pendingReason(), job.unverifiedSince(),
+                    job.jobDir(), view.now()).lines().toList());
+        }
+        canvas.text("── " + title + " ", Palette.DIM);
+        canvas.text("─".repeat(Math.max(0, canvas.width() - canvas.column())), Palette.DIM);
+        canvas.hitRow(new Target.Pane());
+        canvas.newline();
+        int rows = Math.max(1, height - 1);
+        state.paneRowsShown = rows;
+        int maxScroll = Math.max(0, lines.size() - rows);
+        state.paneScroll = Math.max(0, Math.min(state.paneScroll, maxScroll));
+        int start = state.pane == QueueScreenState.Pane.LOG ? maxScroll - state.paneScroll : state.paneScroll;
+        for (int i = 0; i < rows; i++) {
+            int index = start + i;
+            if (index < lines.size()) {
+                String text = lines.get(index);
+                canvas.text(Canvas.clean(text), text.startsWith("! ") ? Palette.ERROR : Palette.PLAIN);
+            }
+            canvas.hitRow(new Target.Pane());
+            canvas.newline();
+        }
+    }
+
+    private static void statusLine(Canvas canvas, QueueView view, JobView selected) {
+        Message message = view.message();
+        if (message != null && Duration.between(message.at(), view.now()).compareTo(MESSAGE_SHOWN) < 0) {
+            canvas.line(message.text(), message.error() ? Palette.ERROR : Palette.FOCUS);
+            return;
+        }
+        if (selected == null) {
+            canvas.line("", Palette.PLAIN);
+            return;
+        }
+        Job job = selected.job();
+        canvas.text("job " + job.id() + " " + job.state().key() + ": ", Palette.DIM);
+        canvas.text(JobText.info(job, selected.pendingReason(), selected.unverifiedSince(), view.now()) + "",
+                Palette.PLAIN);
+        canvas.newline();
+    }
+
+    /** The buttons of the action bar for the selection: label and the key it stands for. */
+    private record Button(String label, Input key, boolean armed) {
+    }
+
+    private static List<Button> actionsFor(JobView selected, QueueScreenState state) {
+        List<Button> buttons = new ArrayList<>();
+        if (state.focus == QueueScreenState.Focus.NODES && state.selectedNode != null) {
+            buttons.add(new Button("d drain/resume " + state.selectedNode, Input.character('d'), false));
+        }
+        if (selected != null) {
+            JobState jobState = selected.job().state();
+            buttons.add(new Button("⏎ detail", Input.key(Input.Kind.ENTER), false));
+            buttons.add(new Button("L log", Input.character('L'), false));
+            if (!jobState.finished()) {
+                boolean armed = state.armedCancel != null && state.armedCancel == selected.id();
+                buttons.add(new Button(armed ? "c again: cancel job " + selected.id() : "c cancel",
+                        Input.character('c'), armed));
+            } else {
+                buttons.add(new Button("r requeue", Input.character('r'), false));
+            }
+            if (jobState == JobState.PENDING) {
+                buttons.add(new Button("+ pri", Input.character('+'), false));
+                buttons.add(new Button("- pri", Input.character('-'), false));
+                buttons.add(new Button("K up", Input.character('K'), false));
+                buttons.add(new Button("J down", Input.character('J'), false));
+            }
+        }
+        return buttons;
+    }
+
+    private static void actionBar(Canvas canvas, QueueView view, List<Button> forSelection) {
+        List<Button> buttons = new ArrayList<>(forSelection);
+        if (!view.state().help) {
+            buttons.add(new Button("t tick", Input.character('t'), false));
+            buttons.add(new Button("A ack", Input.character('A'), false));
+        }
+        buttons.add(new Button("? help", Input.character('?'), false));
+        buttons.add(new Button("q quit", Input.character('q'), false));
+        for (Button button : buttons) {
+            if (canvas.column() + button.label().length() + 2 > canvas.width()) {
+                break;
+            }
+            canvas.text(" " + button.label() + " ", button.armed() ? Palette.ARMED : Palette.BUTTON,
+                    new Target.Button(button.key()));
+            canvas.text(" ");
+        }
+        canvas.newline();
+    }
+
+    private static final String[][] KEYS = {
+            {"j k ↑ ↓", "move in the focused pane"}, {"PgUp PgDn", "move a page"},
+            {"Tab", "switch focus between nodes and jobs"}, {"Enter", "show or hide the selected job's detail"},
+            {"[ ]", "page the detail or log"}, {"L", "live tail of the selected job's output"},
+            {"c c", "cancel the selected job (press twice within 5 s)"}, {"r", "requeue the selected finished job"},
+            {"+ -", "raise or lower the selected job's priority"},
+            {"K J", "move a pending job up or down the dispatch order"},
+            {"s S", "cycle the sort column, flip its direction"}, {"t", "tick now"},
+            {"a", "automatic ticking on or off"}, {"f", "cycle the job filter"},
+            {"p", "GPU processes: the queue's foreign ones, all, none"},
+            {"d", "drain or resume the selected node (nodes pane)"}, {"A", "acknowledge every open alert"},
+            {"?", "this help"}, {"q", "quit (Ctrl-C too)"},
+            {"mouse", "click rows, headers, counts, alerts and buttons; the wheel scrolls the pane under it"}};
+
+    private static void help(Canvas canvas) {
+        canvas.text("Keys", Palette.BOLD).text("  (click, ?, Esc or q closes this help)", Palette.DIM)
+                .hitRow(new Target.Help()).newline();
+        for (String[] key : KEYS) {
+            canvas.text("  " + Canvas.cell(key[0], 11), Palette.FOCUS).text(key[1]).hitRow(new Target.Help()).newline();
+        }
+    }
+}
