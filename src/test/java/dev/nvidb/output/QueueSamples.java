@@ -31,10 +31,10 @@ import java.util.Map;
  * Constructed queue records for the golden-file tests: no database, no node, no clock. Every
  * figure is fixed, so the documents they render are byte-for-byte stable.
  */
-final class QueueSamples {
+public final class QueueSamples {
 
     /** "Now" for every rendering: 2025-11-30 12:00:00 UTC. */
-    static final Instant NOW = Instant.parse("2025-11-30T12:00:00Z");
+    public static final Instant NOW = Instant.parse("2025-11-30T12:00:00Z");
     static final long HEADROOM_MB = 512;
 
     private QueueSamples() {
@@ -198,7 +198,7 @@ final class QueueSamples {
                         null));
     }
 
-    static QueueStatus status() {
+    public static QueueStatus status() {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (JobState state : JobState.values()) {
             counts.put(state.key(), 0);

@@ -23,14 +23,14 @@ import java.util.function.UnaryOperator;
  * ({@code gpu1}, two 80 GB GPUs) and a {@link FakeClock}: the use cases and the real tick,
  * without SSH or sleeps.
  */
-final class FakeNodeQueue implements AutoCloseable {
+public final class FakeNodeQueue implements AutoCloseable {
 
-    final FakeClock clock = FakeClock.atDefaultStart();
-    final FakeNode node = new FakeNode("gpu1", clock).gpu("NVIDIA H100 80GB HBM3", 81559)
+    public final FakeClock clock = FakeClock.atDefaultStart();
+    public final FakeNode node = new FakeNode("gpu1", clock).gpu("NVIDIA H100 80GB HBM3", 81559)
             .gpu("NVIDIA H100 80GB HBM3", 81559);
-    final Queue queue;
+    public final Queue queue;
 
-    FakeNodeQueue(Path home, Path database, UnaryOperator<QueueConfig> tuning) {
+    public FakeNodeQueue(Path home, Path database, UnaryOperator<QueueConfig> tuning) {
         NvidbHome nvidbHome = new NvidbHome(home.resolve("nvidb"), home);
         NvidbConfig defaults = NvidbConfig.defaults(nvidbHome);
         QueueConfig settings = tuning.apply(QueueConfig.defaults());
@@ -43,12 +43,12 @@ final class FakeNodeQueue implements AutoCloseable {
         queue = new Queue(engine, Duration.ofSeconds(8), Pause.sleeping());
     }
 
-    FakeNodeQueue(Path home, Path database) {
+    public FakeNodeQueue(Path home, Path database) {
         this(home, database, UnaryOperator.identity());
     }
 
     /** Submits a one-GPU job; returns its id. */
-    long submit(String name) {
+    public long submit(String name) {
         return queue.submitting().submit(new SubmitRequest(name, "python train.py", 1, 1000, null, null, Map.of(), 0,
                 List.of(), List.of(), null, 0, List.of(), null, "tester@here"));
     }

@@ -73,7 +73,7 @@ final class QueueRenderer {
             actionBar(canvas, view, List.of());
             return canvas.frame();
         }
-        alerts(canvas, status.openAlerts(), view.now());
+        alerts(canvas, status.openAlerts(), height >= 20 ? MAX_ALERTS : height >= 14 ? 1 : 0, view.now());
         List<JobView> jobs = visibleJobs(state, status, view.now());
         JobView selected = jobs.stream().filter(job -> state.selectedJob != null && job.id() == state.selectedJob)
                 .findFirst().orElse(null);
@@ -82,12 +82,12 @@ final class QueueRenderer {
         int paneRows = state.pane == QueueScreenState.Pane.NONE || selected == null ? 0
                 : Math.max(4, free * 2 / 5);
         List<Row> nodeRows = nodeRows(view, status.nodes(), width);
-        int nodeRows0 = Math.min(nodeRows.size() + 1, Math.max(2, (free - paneRows) * 2 / 5));
-        if (free - paneRows - nodeRows0 < 4) {
-            paneRows = Math.max(0, Math.min(paneRows, free - nodeRows0 - 4));
+        int nodesHeight = nodesHeight(nodeRows.size() + 1, Math.max(4, jobs.size() + 1), free - paneRows);
+        if (free - paneRows - nodesHeight < 4) {
+            paneRows = Math.max(0, Math.min(paneRows, free - nodesHeight - 4));
         }
-        nodes(canvas, state, nodeRows, nodeRows0);
-        int tableRows = Math.max(2, free - paneRows - nodeRows0);
+        nodes(canvas, state, nodeRows, nodesHeight);
+        int tableRows = Math.max(2, free - paneRows - nodesHeight);
         jobTable(canvas, view, jobs, JobCells.measured(status.nodes()), tableRows, width);
         if (paneRows > 0) {
             pane(canvas, view, selected, paneRows);
@@ -96,6 +96,17 @@ final class QueueRenderer {
         statusLine(canvas, view, selected);
         actionBar(canvas, view, actionsFor(selected, state));
         return canvas.frame();
+    }
+
+    /**
+     * Rows for the nodes section: all it needs when the table's needs fit beside it, else the
+     * larger of two fifths of the room and what the table leaves, and never less than two.
+     */
+    static int nodesHeight(int nodesNeed, int tableNeed, int room) {
+        if (nodesNeed + tableNeed <= room) {
+            return nodesNeed;
+        }
+        return Math.max(2, Math.min(nodesNeed, Math.max(room * 2 / 5, room - tableNeed)));
     }
 
     /** The jobs the table shows, in the table's order. */
@@ -173,8 +184,8 @@ final class QueueRenderer {
         canvas.text(" · ", Palette.DIM);
     }
 
-    private static void alerts(Canvas canvas, List<AlertView> alerts, Instant now) {
-        int shown = Math.min(MAX_ALERTS, alerts.size());
+    private static void alerts(Canvas canvas, List<AlertView> alerts, int room, Instant now) {
+        int shown = Math.min(room, alerts.size());
         for (int i = 0; i < shown; i++) {
             AlertView alert = alerts.get(alerts.size() - 1 - i);  // newest first
             AttributedStyle style = "error".equals(alert.severity()) ? Palette.ERROR : Palette.WARN;
@@ -187,7 +198,10 @@ final class QueueRenderer {
             canvas.hitRow(new Target.Alert(alert.jobId()));
             canvas.newline();
         }
-        if (alerts.size() > shown) {
+        if (shown == 0 && !alerts.isEmpty()) {
+            canvas.text("! " + alerts.size() + (alerts.size() == 1 ? " open alert" : " open alerts")
+                    + " · A acknowledges all", Palette.WARN).newline();
+        } else if (alerts.size() > shown) {
             canvas.line("  … " + (alerts.size() - shown) + " more open alerts · A acknowledges all", Palette.DIM);
         } else if (shown > 0) {
             canvas.line("  A acknowledges " + (shown == 1 ? "it" : "all " + shown), Palette.DIM);
@@ -573,23 +587,38 @@ final class QueueRenderer {
         return buttons;
     }
 
+    /**
+     * The action bar: the selection's buttons, then tick and acknowledge, then help and quit.
+     * Where they do not all fit, buttons go from the end of the optional ones; an armed cancel,
+     * help and quit always stay.
+     */
     private static void actionBar(Canvas canvas, QueueView view, List<Button> forSelection) {
-        List<Button> buttons = new ArrayList<>(forSelection);
+        List<Button> optional = new ArrayList<>(forSelection);
         if (!view.state().help) {
-            buttons.add(new Button("t tick", Input.character('t'), false));
-            buttons.add(new Button("A ack", Input.character('A'), false));
+            optional.add(new Button("t tick", Input.character('t'), false));
+            optional.add(new Button("A ack", Input.character('A'), false));
         }
-        buttons.add(new Button("? help", Input.character('?'), false));
-        buttons.add(new Button("q quit", Input.character('q'), false));
-        for (Button button : buttons) {
-            if (canvas.column() + button.label().length() + 2 > canvas.width()) {
-                break;
+        List<Button> always = List.of(new Button("? help", Input.character('?'), false),
+                new Button("q quit", Input.character('q'), false));
+        while (!optional.isEmpty() && barWidth(optional) + barWidth(always) > canvas.width()) {
+            int drop = optional.size() - 1;
+            while (drop > 0 && optional.get(drop).armed()) {
+                drop--;
             }
+            optional.remove(drop);
+        }
+        List<Button> buttons = new ArrayList<>(optional);
+        buttons.addAll(always);
+        for (Button button : buttons) {
             canvas.text(" " + button.label() + " ", button.armed() ? Palette.ARMED : Palette.BUTTON,
                     new Target.Button(button.key()));
             canvas.text(" ");
         }
         canvas.newline();
+    }
+
+    private static int barWidth(List<Button> buttons) {
+        return buttons.stream().mapToInt(button -> button.label().length() + 3).sum();
     }
 
     private static final String[][] KEYS = {

@@ -324,8 +324,8 @@ final class QueueScreen implements TuiSession.Screen {
             return;
         }
         long id = selected.id();
-        int wanted = selected.job().priority() + by;
         worker.act("setting job " + id + "'s priority", queue -> {
+            int wanted = queue.reading().getJob(id).job().priority() + by;  // as it is now: presses add up
             queue.control().setPriority(id, wanted);
             return "job " + id + " priority " + wanted;
         });

@@ -33,6 +33,7 @@ final class QueueWorker implements AutoCloseable {
     static final int RECENT = 50;
     private static final Duration READ_EVERY = Duration.ofSeconds(1);
     private static final int LOG_LINES = 200;
+    private static final int MAX_QUEUED_ACTIONS = 8;
 
     /** One thing the user asked for; returns the line that says what it did. */
     interface Action {
@@ -49,7 +50,7 @@ final class QueueWorker implements AutoCloseable {
     private final ScheduledExecutorService logs = Executors.newSingleThreadScheduledExecutor(named("queue-tui-log"));
     private final AtomicLong version = new AtomicLong();
     private final AtomicBoolean tickRunning = new AtomicBoolean();
-    private final AtomicBoolean actionRunning = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicInteger actionsWaiting = new java.util.concurrent.atomic.AtomicInteger();
     private volatile QueueData data = QueueData.empty();
     private volatile LogData log;
     private volatile Message message;
@@ -138,12 +139,14 @@ final class QueueWorker implements AutoCloseable {
     }
 
     /**
-     * Runs {@code action} on the action thread and reports its line; one at a time, so a key
-     * pressed twice does not queue the same change twice.
+     * Runs {@code action} on the action thread, after the ones before it, and reports its line.
+     * At most {@link #MAX_QUEUED_ACTIONS} wait: past that, a key held down is refused rather
+     * than queued for minutes behind an unreachable node.
      */
     void act(String doing, Action action) {
-        if (!actionRunning.compareAndSet(false, true)) {
-            say("still busy with the last action", true);
+        if (actionsWaiting.incrementAndGet() > MAX_QUEUED_ACTIONS) {
+            actionsWaiting.decrementAndGet();
+            say("still busy with earlier actions; " + doing + " was not done", true);
             return;
         }
         say(doing + "…", false);
@@ -155,10 +158,15 @@ final class QueueWorker implements AutoCloseable {
             } catch (RuntimeException e) {
                 say(doing + " failed: " + e, true);
             } finally {
-                actionRunning.set(false);
+                actionsWaiting.decrementAndGet();
                 reads.execute(this::read);
             }
         });
+    }
+
+    /** Actions asked for and not yet done. */
+    int actionsWaiting() {
+        return actionsWaiting.get();
     }
 
     private void tick(boolean forced) {
@@ -189,7 +197,8 @@ final class QueueWorker implements AutoCloseable {
         }
     }
 
-    private void read() {
+    /** Reads the queue now, on the calling thread (the read thread does this every second). */
+    void read() {
         try {
             QueueStatus status = queue.reading().status(false, RECENT);
             KeeperState state = keeper.get();
