@@ -20,6 +20,10 @@ final class Prerequisites {
                 "the OpenSSH suite starts sshd and creates test users, so it must run as root");
     }
 
+    static void requireTmux() {
+        require(Files.isExecutable(Path.of("/usr/bin/tmux")), "tmux missing: apt-get install tmux");
+    }
+
     private static void require(boolean present, String why) {
         if (present) {
             return;
