@@ -53,7 +53,11 @@ class QueueBadInputTest {
                 Arguments.of("bad priority", new String[] {"job", "priority", "1", "+x"}, "priority must be a number"),
                 Arguments.of("bad result", new String[] {"job", "result", "1", "--set", "[1,2]"}, "--set takes one JSON object"),
                 Arguments.of("drain unknown", new String[] {"queue", "drain", "elsewhere"}, "no node named 'elsewhere'"),
-                Arguments.of("tick and no-tick", new String[] {"job", "ls", "--tick", "--no-tick"}, "give --tick or --no-tick"));
+                Arguments.of("tick and no-tick", new String[] {"job", "ls", "--tick", "--no-tick"}, "give --tick or --no-tick"),
+                Arguments.of("queue screen without a terminal", new String[] {"queue"}, "the queue screen needs a terminal"),
+                Arguments.of("queue tui without a terminal", new String[] {"queue", "tui"}, "the queue screen needs a terminal"),
+                Arguments.of("queue tui --json", new String[] {"queue", "tui", "--json"}, "the queue screen has no JSON form"),
+                Arguments.of("queue tui --refresh 0", new String[] {"queue", "tui", "--refresh", "0"}, "--refresh must be 1"));
     }
 
     @ParameterizedTest(name = "{0}")
