@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.PcieSnapshot;
+import dev.nvidb.model.ProcessStats;
 import dev.nvidb.testing.FakeGpuState;
 import dev.nvidb.testing.FakeGpuState.Metric;
 import java.io.IOException;
@@ -237,6 +241,25 @@ class AgentTelemetryTest {
         assertEquals(1, process.get("threads").asInt());
         assertTrue(process.get("rss_bytes").asLong() > 0);
         assertTrue(process.get("cpu_percent").isNumber());
+    }
+
+    @Test
+    void theModelCarriesWhatTheAgentReported() throws Exception {
+        Process sleeper = start("sleep", "300");
+        Polling.until(LIMIT, () -> statState(sleeper.pid()), "S"::equals, "sleep to be asleep");
+        FakeGpuState.create().gpu(0, "NVIDIA L40S", 46068).pcieLink(0, 4, 8).pcieMaxLink(0, 4, 16)
+                .pcieThroughput(0, 5_000_000, 40).process(0, COMPUTE, sleeper.pid(), 300).writeTo(state);
+
+        GpuSnapshot gpu = agent.send(AgentRequest.probe("~/.nvidb/jobs")).snapshot().gpus().get(0);
+
+        assertEquals(new PcieSnapshot(4, 8, 4, 16, 5_000_000L, 40L), gpu.pcie());
+        GpuProcess process = gpu.processes().get(0);
+        assertEquals(Boolean.FALSE, process.commandTruncated());
+        ProcessStats stats = process.stats();
+        assertEquals("S", stats.state());
+        assertEquals(1, stats.threads());
+        assertEquals(vmRssBytes(sleeper.pid()), stats.rssBytes());
+        assertTrue(stats.elapsedSeconds() >= 0 && stats.cpuPercent() >= 0 && stats.hostMemPercent() >= 0, stats.toString());
     }
 
     // --- helpers ---
