@@ -123,15 +123,18 @@ final class LocalAgent {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             try {
                 agent.getOutputStream().close();  // end of input ends the agent
+                if (!agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                    agent.destroyForcibly();
+                    fail("the resident agent did not exit at the end of its input");
+                }
             } catch (IOException e) {
                 agent.destroyForcibly();
-            }
-            if (!agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+            } catch (InterruptedException e) {
                 agent.destroyForcibly();
-                fail("the resident agent did not exit at the end of its input");
+                Thread.currentThread().interrupt();
             }
         }
     }
