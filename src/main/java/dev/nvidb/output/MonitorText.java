@@ -20,6 +20,8 @@ public final class MonitorText {
 
     /** The GPU name column at 80 columns; a wider terminal widens it up to the longest name. */
     private static final int NAME_WIDTH = 26;
+    /** A GPU row with that name column and no PCIe columns. */
+    private static final int ROW_WIDTH = 50 + NAME_WIDTH;
     /** The PCIe link column ("  4.0x16") and the share column ("  100%/100%"), with their gaps. */
     private static final int LINK_COLUMN = 8;
     private static final int SHARE_COLUMN = 11;
@@ -72,8 +74,8 @@ public final class MonitorText {
     private record Columns(int nameWidth, boolean link, boolean share) {
 
         static Columns forWidth(int width, int longestName) {
-            boolean link = width >= 80 + LINK_COLUMN - 4;
-            boolean share = link && width >= 80 + LINK_COLUMN + SHARE_COLUMN - 4;
+            boolean link = width >= ROW_WIDTH + LINK_COLUMN;
+            boolean share = link && width >= ROW_WIDTH + LINK_COLUMN + SHARE_COLUMN;
             int extra = (link ? LINK_COLUMN : 0) + (share ? SHARE_COLUMN : 0);
             int nameWidth = Math.max(NAME_WIDTH, Math.min(longestName, NAME_WIDTH + Math.max(0, width - 80 - extra)));
             return new Columns(nameWidth, link, share);
@@ -84,14 +86,20 @@ public final class MonitorText {
                     + (share ? String.format(Locale.ROOT, "  %9s", "RX/TX") : "");
         }
 
-        String cells(GpuSnapshot gpu) {
+        /** The PCIe cells of a row; the share painted as the busier direction's level. */
+        String cells(GpuSnapshot gpu, TextStyle style) {
             if (!link) {
                 return "";
             }
             PcieScore score = PcieScore.of(gpu.pcie());
             String cells = String.format(Locale.ROOT, "  %-6s", score.link() == null ? "-" : score.link().label());
             if (share) {
-                cells += String.format(Locale.ROOT, "  %9s", share(score.rxPercent()) + "/" + share(score.txPercent()));
+                String text = String.format(Locale.ROOT, "%9s", share(score.rxPercent()) + "/" + share(score.txPercent()));
+                cells += "  " + switch (PcieScore.Level.of(score.peakPercent())) {
+                    case SATURATED -> style.bad(text);
+                    case HIGH -> style.warn(text);
+                    case NORMAL, UNKNOWN -> text;
+                };
             }
             return cells;
         }
@@ -172,7 +180,7 @@ public final class MonitorText {
         String temperature = gpu.temperatureC() == null ? "-" : gpu.temperatureC() + "C";
         out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s", gpu.index(), name,
                 Units.percent(gpu.utilPercent()), memory, Units.percent(gpu.memUsedPercent()), temperature, power))
-                .append(columns.cells(gpu)).append('\n');
+                .append(columns.cells(gpu, style)).append('\n');
         for (GpuProcess process : gpu.processes()) {
             String memoryHeld = process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb());
             String line = String.format(Locale.ROOT, "      %-8d %-10s %7s  %s", process.pid(),

@@ -38,6 +38,14 @@ class MonitorOutputTest {
                         Duration.ofMillis(2001)));
     }
 
+    /** One node, one GPU whose 4.0x4 link carries 93% of what it can receive. */
+    static List<ProbeResult> busyLink() {
+        GpuSnapshot gpu = new GpuSnapshot(0, "GPU-33333333", null, "NVIDIA RTX A6000", 49140L, 30000L, 19140L, 99, 50,
+                80, 290.0, 300.0, null, List.of(), new PcieSnapshot(4, 4, 4, 16, 7_340_000L, 3_200_000L));
+        NodeSnapshot node = new NodeSnapshot(GpuSource.NVML, null, NodeInfo.unknown(), null, null, List.of(gpu));
+        return List.of(ProbeResult.answered("gpu-d", "127.0.0.5:22", node, Duration.ofMillis(50)));
+    }
+
     @Test
     void jsonDocumentMatchesGoldenFile() throws Exception {
         Golden.assertMatches("monitor-once.json", Json.write(JsonMonitor.of(sample())));

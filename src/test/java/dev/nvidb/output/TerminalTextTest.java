@@ -72,6 +72,9 @@ class TerminalTextTest {
 
         String monitor = MonitorText.render(MonitorOutputTest.sample(), 80, TextStyle.COLOUR);
         assertEquals(MonitorText.render(MonitorOutputTest.sample(), 80), strip(monitor));
+        String wide = MonitorText.render(MonitorOutputTest.busyLink(), 100, TextStyle.COLOUR);
+        assertEquals(MonitorText.render(MonitorOutputTest.busyLink(), 100), strip(wide));
+        assertTrue(wide.contains("\u001b[31m  93%/41%"), "a link past 70% is red: " + wide);
         assertTrue(monitor.contains("\u001b[31mDOWN"), monitor);
         assertTrue(monitor.contains("\u001b[33mNO GPU"), monitor);
         assertTrue(monitor.contains("\u001b[32mup"), monitor);
