@@ -12,6 +12,7 @@ static int header = 1, units = 1;
 /* A metric with its unit; absent and unsupported values print as the real tool does. */
 static void put_metric(long long value, const char *unit, double scale, int decimals) {
     if (value == FAKE_UNSUPPORTED) { fputs("[Not Supported]", stdout); return; }
+    if (FAKE_IS_ERROR(value)) { fputs("[Unknown Error]", stdout); return; }
     if (value < 0) { fputs("[N/A]", stdout); return; }
     printf("%.*f", decimals, (double)value / scale);
     if (units) printf(" %s", unit);

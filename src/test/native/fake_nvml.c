@@ -3,6 +3,10 @@
  * the state file named by $NVIDB_FAKE_NVML_STATE (see README.md). Struct layouts and
  * return codes follow the real nvml.h so that the agent's ctypes code runs unchanged.
  *
+ * NVML is thread-safe and the agent reads PCIe throughput from several threads at once, so
+ * the state each call reloads is per thread (_Thread_local); handles and the init count are
+ * shared, as in the real library.
+ *
  * Build variants leave symbols out, as older drivers do:
  *   -DFAKE_NO_MEMORY_V2   no nvmlDeviceGetMemoryInfo_v2
  *   -DFAKE_NO_PROCESS_V3  no nvmlDevice{Compute,Graphics}RunningProcesses_v3
@@ -63,7 +67,7 @@ _Static_assert(sizeof(nvmlPciInfo_t) == 68, "pci info size");
 #define VALUE_NOT_AVAILABLE (~0ULL)
 #define EXPORT __attribute__((visibility("default")))
 
-static fake_state S;
+static _Thread_local fake_state S;
 static int init_count;
 /* Handles are addresses in this array, so they stay valid across state reloads. */
 static char handles[FAKE_MAX_GPUS];
@@ -96,6 +100,7 @@ static nvmlReturn_t copy_out(char *dst, unsigned int length, const char *src) {
 
 static nvmlReturn_t metric(long long value, unsigned int *out) {
     if (out == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (FAKE_IS_ERROR(value)) return FAKE_ERROR_CODE(value);
     if (value < 0) return NVML_ERROR_NOT_SUPPORTED;
     *out = (unsigned int)value;
     return NVML_SUCCESS;
@@ -254,6 +259,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtili
     nvmlReturn_t rc = gpu_of(device, &g);
     if (rc) return rc;
     if (u == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (FAKE_IS_ERROR(g->util)) return FAKE_ERROR_CODE(g->util);
+    if (FAKE_IS_ERROR(g->mem_util)) return FAKE_ERROR_CODE(g->mem_util);
     if (g->util < 0 || g->mem_util < 0) return NVML_ERROR_NOT_SUPPORTED;
     u->gpu = (unsigned int)g->util;
     u->memory = (unsigned int)g->mem_util;
@@ -280,6 +287,35 @@ EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigne
 }
 EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned int *limit) {
     return nvmlDeviceGetEnforcedPowerLimit(device, limit);
+}
+
+/* PCIe link: the generation and width it runs at now, and the widest this card and slot allow. */
+#define PCIE_CALL(Name, field)                                                             \
+    EXPORT nvmlReturn_t nvmlDevice##Name(nvmlDevice_t device, unsigned int *value) {       \
+        fake_gpu *g;                                                                       \
+        nvmlReturn_t rc = gpu_of(device, &g);                                              \
+        return rc ? rc : metric(g->field, value);                                          \
+    }
+PCIE_CALL(GetCurrPcieLinkGeneration, pcie_gen)
+PCIE_CALL(GetCurrPcieLinkWidth, pcie_width)
+PCIE_CALL(GetMaxPcieLinkGeneration, pcie_max_gen)
+PCIE_CALL(GetMaxPcieLinkWidth, pcie_max_width)
+
+/* nvmlPcieUtilCounter_t: TX is what the GPU sends, RX what it receives. */
+enum { NVML_PCIE_UTIL_TX_BYTES = 0, NVML_PCIE_UTIL_RX_BYTES = 1 };
+
+/* The real driver counts bytes over a 20 ms window before it answers; pcie_sample_ms stands
+ * in for that window, outside any shared state, so concurrent calls overlap as they do there. */
+EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device, int counter, unsigned int *value) {
+    fake_gpu *g;
+    long long kbs;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (counter == NVML_PCIE_UTIL_TX_BYTES) kbs = g->pcie_tx_kbs;
+    else if (counter == NVML_PCIE_UTIL_RX_BYTES) kbs = g->pcie_rx_kbs;
+    else return NVML_ERROR_INVALID_ARGUMENT;
+    fake_sleep_ms(S.pcie_sample_ms);
+    return metric(kbs, value);
 }
 
 /*

@@ -19,6 +19,10 @@
 #define FAKE_ABSENT (-1LL)       /* metric not in the state: NOT_SUPPORTED, smi prints [N/A] */
 #define FAKE_UNSUPPORTED (-2LL)  /* metric "unsupported": NOT_SUPPORTED, smi prints [Not Supported] */
 #define FAKE_MEM_NA (-1LL)       /* process memory "n/a": NVML_VALUE_NOT_AVAILABLE */
+/* A metric "error CODE": the call for that metric alone answers NVML error CODE. */
+#define FAKE_ERROR(code) (-1000LL - (long long)(code))
+#define FAKE_IS_ERROR(value) ((value) <= -1000LL)
+#define FAKE_ERROR_CODE(value) ((int)(-1000LL - (value)))
 
 typedef struct {
     int gpu;              /* index of the GPU the process runs on */
@@ -35,6 +39,8 @@ typedef struct {
     char pci[32];
     long long total_mib, used_mib, reserved_mib;
     long long util, mem_util, temp_c, power_mw, power_limit_mw;
+    long long pcie_gen, pcie_width, pcie_max_gen, pcie_max_width;  /* link: current, widest */
+    long long pcie_rx_kbs, pcie_tx_kbs;                             /* throughput, KB/s */
     int error;            /* NVML error code returned by every query on this GPU, 0 = healthy */
 } fake_gpu;
 
@@ -45,6 +51,7 @@ typedef struct {
     int cuda;
     int v3_stride;
     long hang_ms;
+    long pcie_sample_ms;  /* each PCIe throughput call blocks this long (the driver samples 20 ms) */
     int smi_fail;
     char smi_message[512];
     int ngpus;
@@ -59,10 +66,16 @@ static void fake_copy(char *dst, size_t size, const char *src) {
     snprintf(dst, size, "%s", src);
 }
 
-/* A metric value: a number, or "unsupported". */
+/* A metric value: a number, "unsupported", or "error CODE" (an NVML error code > 0). */
 static int fake_metric(const char *value, long long *out) {
     char *end;
     if (strcmp(value, "unsupported") == 0) { *out = FAKE_UNSUPPORTED; return 0; }
+    if (strncmp(value, "error ", 6) == 0) {
+        long long code = strtoll(value + 6, &end, 10);
+        if (end == value + 6 || *end != '\0' || code <= 0 || code > 100000) return -1;
+        *out = FAKE_ERROR(code);
+        return 0;
+    }
     *out = strtoll(value, &end, 10);
     return (end == value || *end != '\0' || *out < 0) ? -1 : 0;
 }
@@ -81,6 +94,12 @@ static int fake_gpu_key(fake_gpu *g, const char *key, const char *value) {
     else if (strcmp(key, "temp_c") == 0) metric = &g->temp_c;
     else if (strcmp(key, "power_mw") == 0) metric = &g->power_mw;
     else if (strcmp(key, "power_limit_mw") == 0) metric = &g->power_limit_mw;
+    else if (strcmp(key, "pcie_link_gen") == 0) metric = &g->pcie_gen;
+    else if (strcmp(key, "pcie_link_width") == 0) metric = &g->pcie_width;
+    else if (strcmp(key, "pcie_max_link_gen") == 0) metric = &g->pcie_max_gen;
+    else if (strcmp(key, "pcie_max_link_width") == 0) metric = &g->pcie_max_width;
+    else if (strcmp(key, "pcie_rx_kbs") == 0) metric = &g->pcie_rx_kbs;
+    else if (strcmp(key, "pcie_tx_kbs") == 0) metric = &g->pcie_tx_kbs;
     if (metric == NULL) return -1;
     return fake_metric(value, metric);
 }
@@ -116,6 +135,7 @@ static int fake_line(fake_state *s, char *key, const char *value) {
         return (s->v3_stride == 24 || s->v3_stride == 32) ? 0 : -1;
     }
     if (strcmp(key, "hang_ms") == 0) { s->hang_ms = atol(value); return 0; }
+    if (strcmp(key, "pcie_sample_ms") == 0) { s->pcie_sample_ms = atol(value); return 0; }
     if (strcmp(key, "smi") == 0) {
         if (strcmp(value, "ok") == 0) { s->smi_fail = 0; return 0; }
         if (strncmp(value, "fail", 4) != 0) return -1;
@@ -134,6 +154,8 @@ static int fake_line(fake_state *s, char *key, const char *value) {
         snprintf(g->pci, sizeof g->pci, "00000000:%02X:00.0", g->index + 1);
         fake_copy(g->name, sizeof g->name, "Fake GPU");
         g->util = g->mem_util = g->temp_c = g->power_mw = g->power_limit_mw = FAKE_ABSENT;
+        g->pcie_gen = g->pcie_width = g->pcie_max_gen = g->pcie_max_width = FAKE_ABSENT;
+        g->pcie_rx_kbs = g->pcie_tx_kbs = FAKE_ABSENT;
         return 0;
     }
     if (g == NULL) return -1;  /* GPU keys before the first "gpu" line */
@@ -180,14 +202,18 @@ static fake_gpu *fake_find_gpu(fake_state *s, int index) {
     return NULL;
 }
 
-/* A hung driver: every call blocks this long before answering. */
-static void fake_hang(const fake_state *s) {
+static void fake_sleep_ms(long ms) {
     struct timespec t;
-    if (s->hang_ms <= 0) return;
-    t.tv_sec = s->hang_ms / 1000;
-    t.tv_nsec = (s->hang_ms % 1000) * 1000000L;
+    if (ms <= 0) return;
+    t.tv_sec = ms / 1000;
+    t.tv_nsec = (ms % 1000) * 1000000L;
     while (nanosleep(&t, &t) != 0 && errno == EINTR) {
     }
+}
+
+/* A hung driver: every call blocks this long before answering. */
+static void fake_hang(const fake_state *s) {
+    fake_sleep_ms(s->hang_ms);
 }
 
 #endif

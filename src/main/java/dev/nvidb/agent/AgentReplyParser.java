@@ -8,6 +8,8 @@ import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.model.PcieSnapshot;
+import dev.nvidb.model.ProcessStats;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -116,18 +118,42 @@ public final class AgentReplyParser {
     private static GpuSnapshot gpu(JsonNode gpu) {
         List<GpuProcess> processes = new ArrayList<>();
         for (JsonNode process : gpu.path("processes")) {
-            processes.add(new GpuProcess(process.path("pid").asLong(), process.path("type").asText("compute"),
-                    whole(process, "mem_mb"), text(process, "user"), text(process, "name"), text(process, "command")));
+            processes.add(process(process));
         }
         return new GpuSnapshot(gpu.path("index").asInt(), text(gpu, "uuid"), text(gpu, "pci_bus_id"), text(gpu, "name"),
                 whole(gpu, "mem_total_mb"), whole(gpu, "mem_used_mb"), whole(gpu, "mem_free_mb"),
                 integer(gpu, "util_percent"), integer(gpu, "mem_util_percent"), integer(gpu, "temperature_c"),
-                decimal(gpu, "power_w"), decimal(gpu, "power_limit_w"), text(gpu, "error"), processes);
+                decimal(gpu, "power_w"), decimal(gpu, "power_limit_w"), text(gpu, "error"), processes,
+                pcie(gpu.path("pcie")));
+    }
+
+    /** A process; the host figures an older agent did not send are unknown. */
+    private static GpuProcess process(JsonNode process) {
+        ProcessStats stats = new ProcessStats(decimal(process, "cpu_percent"), decimal(process, "host_mem_percent"),
+                whole(process, "rss_bytes"), whole(process, "elapsed_s"), text(process, "state"),
+                integer(process, "threads"));
+        return new GpuProcess(process.path("pid").asLong(), process.path("type").asText("compute"),
+                whole(process, "mem_mb"), text(process, "user"), text(process, "name"), text(process, "command"),
+                bool(process, "command_truncated"), stats);
+    }
+
+    /** The PCIe object; missing (an older agent) or not an object means nothing is known. */
+    private static PcieSnapshot pcie(JsonNode pcie) {
+        if (!pcie.isObject()) {
+            return PcieSnapshot.UNKNOWN;
+        }
+        return new PcieSnapshot(integer(pcie, "link_gen"), integer(pcie, "link_width"), integer(pcie, "max_link_gen"),
+                integer(pcie, "max_link_width"), whole(pcie, "rx_kb_s"), whole(pcie, "tx_kb_s"));
     }
 
     private static String text(JsonNode node, String field) {
         JsonNode value = node.get(field);
         return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private static Boolean bool(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || !value.isBoolean() ? null : value.asBoolean();
     }
 
     private static Long whole(JsonNode node, String field) {

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * One GPU at one probe. Every metric is nullable: null means the driver could not say,
  * which is different from zero. A non-null {@code error} means the GPU's state could not be
- * established; such a GPU is never a placement target.
+ * established; such a GPU is never a placement target. {@code pcie} is never null:
+ * {@link PcieSnapshot#UNKNOWN} when nothing about the link is known.
  */
 public record GpuSnapshot(
         int index,
@@ -21,10 +22,20 @@ public record GpuSnapshot(
         Double powerW,
         Double powerLimitW,
         String error,
-        List<GpuProcess> processes) {
+        List<GpuProcess> processes,
+        PcieSnapshot pcie) {
 
     public GpuSnapshot {
         processes = List.copyOf(processes);
+        pcie = pcie == null ? PcieSnapshot.UNKNOWN : pcie;
+    }
+
+    /** A GPU whose PCIe link is unknown (the nvidia-smi CSV fallback, tests). */
+    public GpuSnapshot(int index, String uuid, String pciBusId, String name, Long memTotalMb, Long memUsedMb,
+                       Long memFreeMb, Integer utilPercent, Integer memUtilPercent, Integer temperatureC, Double powerW,
+                       Double powerLimitW, String error, List<GpuProcess> processes) {
+        this(index, uuid, pciBusId, name, memTotalMb, memUsedMb, memFreeMb, utilPercent, memUtilPercent, temperatureC,
+                powerW, powerLimitW, error, processes, PcieSnapshot.UNKNOWN);
     }
 
     /** True when the probe established this GPU's memory state. */

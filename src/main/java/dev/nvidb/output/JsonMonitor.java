@@ -3,10 +3,29 @@ package dev.nvidb.output;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
+import dev.nvidb.monitor.Capacity;
 import java.util.List;
 
-/** {@code nvidb --once --json}: every probed node with its GPUs, or its error in its place. */
-public record JsonMonitor(int schemaVersion, boolean ok, List<JsonMonitorNode> nodes) {
+/**
+ * {@code nvidb --once --json}: the capacity line over all GPUs, then every probed node with
+ * its GPUs, or its error in its place.
+ */
+public record JsonMonitor(int schemaVersion, boolean ok, JsonCapacity capacity, List<JsonMonitorNode> nodes) {
+
+    /**
+     * {@link Capacity} of the GPUs of the nodes that answered: counts, average utilisation
+     * (null when no GPU reported one, 1 decimal) and memory in MiB.
+     */
+    public record JsonCapacity(int gpus, int available, int busy, int unknown, Double avgUtilPercent, long memUsedMb,
+                               long memTotalMb, long memFreeMb) {
+
+        static JsonCapacity of(Capacity capacity) {
+            Double average = capacity.averageUtilPercent() == null ? null
+                    : Math.round(capacity.averageUtilPercent() * 10) / 10.0;
+            return new JsonCapacity(capacity.gpus(), capacity.available(), capacity.busy(), capacity.unknown(), average,
+                    capacity.memUsedMb(), capacity.memTotalMb(), capacity.memFreeMb());
+        }
+    }
 
     /**
      * One node. {@code status} is "up" (answered with GPU data), "no_gpu" (answered, but has
@@ -36,7 +55,8 @@ public record JsonMonitor(int schemaVersion, boolean ok, List<JsonMonitorNode> n
 
     /** The document with {@code ok} as the command decided it (the same as its exit code 0). */
     public static JsonMonitor of(List<ProbeResult> results, boolean ok) {
-        return new JsonMonitor(Json.SCHEMA_VERSION, ok, results.stream().map(JsonMonitor::node).toList());
+        return new JsonMonitor(Json.SCHEMA_VERSION, ok, JsonCapacity.of(Capacity.of(results)),
+                results.stream().map(JsonMonitor::node).toList());
     }
 
     private static JsonMonitorNode node(ProbeResult result) {

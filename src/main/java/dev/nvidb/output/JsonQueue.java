@@ -107,12 +107,12 @@ public final class JsonQueue {
                 gpu.memUsedPercent(), gpu.utilPercent(), gpu.memUtilPercent(), gpu.temperatureC(), gpu.powerW(),
                 gpu.powerLimitW(), budget == null ? null : budget.externalMb(),
                 budget == null ? null : budget.queueUsedMb(), budget == null ? null : budget.reservedMb(),
-                budget == null ? null : budget.freeMb(), view.attribution(), gpu.error(), processes);
+                budget == null ? null : budget.freeMb(), view.attribution(), gpu.error(),
+                JsonGpu.JsonPcie.of(gpu.pcie()), processes);
     }
 
     private static JsonGpu.JsonProcess process(GpuProcess process, GpuView view) {
         Long job = view.jobOfPid().get(process.pid());
-        return new JsonGpu.JsonProcess(process.pid(), process.user(), process.name(), process.command(), process.type(),
-                process.memMb(), job != null, job);
+        return JsonGpu.JsonProcess.of(process, job != null, job);
     }
 }

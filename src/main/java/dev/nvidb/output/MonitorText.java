@@ -5,18 +5,26 @@ import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
+import dev.nvidb.monitor.Capacity;
+import dev.nvidb.monitor.PcieScore;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The plain-text report of {@code nvidb --once}: per node a status line, a GPU table and the
- * processes on each GPU. A node that failed shows its error in its place. Pure: results in,
- * text out.
+ * processes on each GPU, then the capacity line over all GPUs. A node that failed shows its
+ * error in its place. From 84 columns the table names each GPU's PCIe link, from 95 also its
+ * RX/TX share of that link. Pure: results in, text out.
  */
 public final class MonitorText {
 
     /** The GPU name column at 80 columns; a wider terminal widens it up to the longest name. */
     private static final int NAME_WIDTH = 26;
+    /** A GPU row with that name column and no PCIe columns. */
+    private static final int ROW_WIDTH = 50 + NAME_WIDTH;
+    /** The PCIe link column ("  4.0x16") and the share column ("  100%/100%"), with their gaps. */
+    private static final int LINK_COLUMN = 8;
+    private static final int SHARE_COLUMN = 11;
 
     private MonitorText() {
     }
@@ -31,15 +39,77 @@ public final class MonitorText {
         int longest = results.stream().flatMap(result -> result.findSnapshot().stream())
                 .flatMap(snapshot -> snapshot.gpus().stream()).mapToInt(gpu -> gpu.name() == null ? 0 : gpu.name().length())
                 .max().orElse(0);
-        int nameWidth = Math.max(NAME_WIDTH, Math.min(longest, NAME_WIDTH + Math.max(0, width - 80)));
+        Columns columns = Columns.forWidth(width, longest);
         StringBuilder out = new StringBuilder();
         for (ProbeResult result : results) {
-            node(out, result, width, nameWidth, style);
+            node(out, result, width, columns, style);
+        }
+        Capacity capacity = Capacity.of(results);
+        if (capacity.gpus() > 0) {
+            out.append(Units.fit(capacityLine(capacity), Math.max(width, 40))).append('\n');
         }
         return out.toString();
     }
 
-    private static void node(StringBuilder out, ProbeResult result, int width, int nameWidth, TextStyle style) {
+    /**
+     * The capacity line, {@code capacity  avail 3/8  busy 4  util 52%  VRAM 120.0G/640.0G  free 520.0G}:
+     * available of all GPUs, busy GPUs, {@code unknown N} when GPUs failed, the average
+     * utilisation, memory used/total and free (see {@link Capacity}).
+     */
+    static String capacityLine(Capacity capacity) {
+        StringBuilder line = new StringBuilder("capacity  avail ").append(capacity.available()).append('/')
+                .append(capacity.gpus()).append("  busy ").append(capacity.busy());
+        if (capacity.unknown() > 0) {
+            line.append("  unknown ").append(capacity.unknown());
+        }
+        Double average = capacity.averageUtilPercent();
+        line.append("  util ").append(average == null ? "-" : Math.round(average) + "%");
+        line.append("  VRAM ").append(Units.mebibytes(capacity.memUsedMb())).append('/')
+                .append(Units.mebibytes(capacity.memTotalMb())).append("  free ")
+                .append(Units.mebibytes(capacity.memFreeMb()));
+        return line.toString();
+    }
+
+    /** Which optional columns fit, and how wide the name column is. */
+    private record Columns(int nameWidth, boolean link, boolean share) {
+
+        static Columns forWidth(int width, int longestName) {
+            boolean link = width >= ROW_WIDTH + LINK_COLUMN;
+            boolean share = link && width >= ROW_WIDTH + LINK_COLUMN + SHARE_COLUMN;
+            int extra = (link ? LINK_COLUMN : 0) + (share ? SHARE_COLUMN : 0);
+            int nameWidth = Math.max(NAME_WIDTH, Math.min(longestName, NAME_WIDTH + Math.max(0, width - 80 - extra)));
+            return new Columns(nameWidth, link, share);
+        }
+
+        String header() {
+            return (link ? String.format(Locale.ROOT, "  %-6s", "PCIE") : "")
+                    + (share ? String.format(Locale.ROOT, "  %9s", "RX/TX") : "");
+        }
+
+        /** The PCIe cells of a row; the share painted as the busier direction's level. */
+        String cells(GpuSnapshot gpu, TextStyle style) {
+            if (!link) {
+                return "";
+            }
+            PcieScore score = PcieScore.of(gpu.pcie());
+            String cells = String.format(Locale.ROOT, "  %-6s", score.link() == null ? "-" : score.link().label());
+            if (share) {
+                String text = String.format(Locale.ROOT, "%9s", share(score.rxPercent()) + "/" + share(score.txPercent()));
+                cells += "  " + switch (PcieScore.Level.of(score.peakPercent())) {
+                    case SATURATED -> style.bad(text);
+                    case HIGH -> style.warn(text);
+                    case NORMAL, UNKNOWN -> text;
+                };
+            }
+            return cells;
+        }
+
+        private static String share(Double percent) {
+            return percent == null ? "-" : Math.round(percent) + "%";
+        }
+    }
+
+    private static void node(StringBuilder out, ProbeResult result, int width, Columns columns, TextStyle style) {
         NodeSnapshot snapshot = result.snapshot();
         if (snapshot == null) {
             out.append(Printable.of(result.node())).append("  ").append(style.bad("DOWN")).append("  ")
@@ -75,11 +145,11 @@ public final class MonitorText {
             out.append("  ").append(style.warn("note:")).append(' ').append(Printable.of(snapshot.error())).append('\n');
         }
         if (!snapshot.gpus().isEmpty()) {
-            out.append(String.format(Locale.ROOT, "  %-3s %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s",
-                    "GPU", "NAME", "UTIL", "MEMORY", "MEM%", "TEMP", "POWER")).append('\n');
+            out.append(String.format(Locale.ROOT, "  %-3s %-" + columns.nameWidth() + "s %5s  %-17s %4s  %5s  %5s",
+                    "GPU", "NAME", "UTIL", "MEMORY", "MEM%", "TEMP", "POWER")).append(columns.header()).append('\n');
         }
         for (GpuSnapshot gpu : snapshot.gpus()) {
-            gpu(out, gpu, width, nameWidth, style);
+            gpu(out, gpu, width, columns, style);
         }
     }
 
@@ -97,7 +167,8 @@ public final class MonitorText {
         return failure;
     }
 
-    private static void gpu(StringBuilder out, GpuSnapshot gpu, int width, int nameWidth, TextStyle style) {
+    private static void gpu(StringBuilder out, GpuSnapshot gpu, int width, Columns columns, TextStyle style) {
+        int nameWidth = columns.nameWidth();
         String name = Units.fit(Printable.of(gpu.name()), nameWidth);
         if (gpu.error() != null) {
             out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %s %s%n", gpu.index(), name,
@@ -107,8 +178,9 @@ public final class MonitorText {
         String memory = Units.mebibytes(gpu.memUsedMb()) + " / " + Units.mebibytes(gpu.memTotalMb());
         String power = gpu.powerW() == null ? "-" : Math.round(gpu.powerW()) + "W";
         String temperature = gpu.temperatureC() == null ? "-" : gpu.temperatureC() + "C";
-        out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s%n", gpu.index(), name,
-                Units.percent(gpu.utilPercent()), memory, Units.percent(gpu.memUsedPercent()), temperature, power));
+        out.append(String.format(Locale.ROOT, "  %-3d %-" + nameWidth + "s %5s  %-17s %4s  %5s  %5s", gpu.index(), name,
+                Units.percent(gpu.utilPercent()), memory, Units.percent(gpu.memUsedPercent()), temperature, power))
+                .append(columns.cells(gpu, style)).append('\n');
         for (GpuProcess process : gpu.processes()) {
             String memoryHeld = process.memMb() == null ? "n/a" : Units.mebibytes(process.memMb());
             String line = String.format(Locale.ROOT, "      %-8d %-10s %7s  %s", process.pid(),

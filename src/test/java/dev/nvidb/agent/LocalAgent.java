@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.nvidb.testing.FakeGpuState;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -85,8 +87,64 @@ final class LocalAgent {
         }
     }
 
+    /** Starts a resident agent ({@code --serve}), as a daemon keeps one per node. */
+    Resident serve() throws IOException {
+        Process agent = start(script.serveCommand());
+        agent.getOutputStream().write(script.preamble());
+        agent.getOutputStream().flush();
+        return new Resident(agent);
+    }
+
+    /** A resident agent: one reply line per request line, until closed. */
+    static final class Resident implements AutoCloseable {
+
+        private final Process agent;
+        private final BufferedReader out;
+
+        private Resident(Process agent) {
+            this.agent = agent;
+            this.out = new BufferedReader(new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        /** Sends one request; the reply line as the agent wrote it. */
+        String sendRaw(AgentRequest request) {
+            try {
+                agent.getOutputStream().write((request.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
+                agent.getOutputStream().flush();
+                String line = out.readLine();
+                if (line == null) {
+                    fail("the resident agent closed its output: "
+                            + new String(agent.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+                }
+                return line;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                agent.getOutputStream().close();  // end of input ends the agent
+                if (!agent.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                    agent.destroyForcibly();
+                    fail("the resident agent did not exit at the end of its input");
+                }
+            } catch (IOException e) {
+                agent.destroyForcibly();
+            } catch (InterruptedException e) {
+                agent.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private Process start() throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script.onceCommand()).directory(home.toFile());
+        return start(script.onceCommand());
+    }
+
+    private Process start(String command) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", command).directory(home.toFile());
         Map<String, String> env = builder.environment();
         env.clear();
         env.putAll(FakeGpuState.environment(state));

@@ -50,6 +50,7 @@ class MonitorOverSshTest {
         harness.addHost("gpu-stopped").stop();
         FakeGpuState.create().driver("550.54.14")
                 .gpu(0, "NVIDIA H100 80GB HBM3", 81559).used(0, 20992).util(0, 97)
+                .pcieLink(0, 4, 16).pcieMaxLink(0, 5, 16).pcieThroughput(0, 15_000_000, 250_000)
                 .process(0, ProcessKind.COMPUTE, sleeper.pid(), 20480)
                 .gpu(1, "NVIDIA H100 80GB HBM3", 81559).used(1, 0).util(1, 0)
                 .writeTo(a.gpuStateFile());
@@ -112,6 +113,59 @@ class MonitorOverSshTest {
         assertEquals("measured", c.at("/gpus/0/attribution").asText());
         assertEquals("GPU is lost", c.at("/gpus/1/error").asText());
         assertEquals("unknown", c.at("/gpus/1/attribution").asText());
+    }
+
+    @Test
+    void onceJsonCarriesPcieProcessFiguresAndTheCapacityOfTheAnsweringNodes() throws Exception {
+        CliRunner.Result run = CliRunner.run(environment(List.of("gpu-a", "gpu-c", "gpu-stopped")),
+                "--once", "--remote", "--json");
+        assertEquals(1, run.exitCode(), "gpu-stopped did not answer: " + run.stderr());
+        JsonNode document = JSON.readTree(run.stdout());
+
+        JsonNode pcie = byNode(document).get("gpu-a").at("/gpus/0/pcie");
+        assertEquals("4.0x16", pcie.get("link").asText());
+        assertEquals("5.0x16", pcie.get("max_link").asText());
+        assertEquals(31.508, pcie.get("link_gb_s").asDouble(), 1e-9);
+        assertEquals(15_000_000, pcie.get("rx_kb_s").asLong());
+        assertEquals(47.6, pcie.get("rx_percent").asDouble(), 1e-9);
+        assertEquals(0.8, pcie.get("tx_percent").asDouble(), 1e-9);
+        assertTrue(byNode(document).get("gpu-a").at("/gpus/1/pcie/link").isNull(), "not scripted: unknown");
+
+        JsonNode process = byNode(document).get("gpu-a").at("/gpus/0/processes/0");
+        assertEquals("sleep 300", process.get("command").asText());
+        assertFalse(process.get("command_truncated").asBoolean());
+        assertEquals("S", process.get("state").asText());
+        assertEquals(1, process.get("threads").asInt());
+        assertTrue(process.get("rss_bytes").asLong() > 0, process.toString());
+        assertTrue(process.get("host_mem_percent").isNumber(), process.toString());
+        assertTrue(process.get("elapsed_s").asLong() >= 0, process.toString());
+        assertTrue(process.get("cpu_percent").asDouble() < 5, "sleep is idle: " + process);
+
+        // gpu-a: one busy (97%), one available (0%, empty); gpu-c: one without a utilisation
+        // figure (neither), one lost (unknown); gpu-stopped did not answer and adds nothing.
+        JsonNode capacity = document.get("capacity");
+        assertEquals(4, capacity.get("gpus").asInt());
+        assertEquals(1, capacity.get("available").asInt());
+        assertEquals(1, capacity.get("busy").asInt());
+        assertEquals(1, capacity.get("unknown").asInt());
+        assertEquals(48.5, capacity.get("avg_util_percent").asDouble(), 1e-9);
+        assertEquals(20992 + 0 + 100, capacity.get("mem_used_mb").asLong());
+        assertEquals(81559 * 2 + 40960, capacity.get("mem_total_mb").asLong());
+        assertEquals((81559 - 20992) + 81559 + (40960 - 100), capacity.get("mem_free_mb").asLong());
+    }
+
+    @Test
+    void onceTextShowsTheLinkWhereWidthAllowsAndTheCapacityLine() throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(environment(List.of("gpu-a", "gpu-c")));
+        env.put("COLUMNS", "100");
+
+        CliRunner.Result run = CliRunner.run(env, "--once", "--remote");
+
+        assertEquals(0, run.exitCode(), run.stderr());
+        String busyRow = run.stdout().lines().filter(line -> line.contains("97%")).findFirst().orElseThrow();
+        assertTrue(busyRow.endsWith("4.0x16     48%/1%"), busyRow);
+        assertTrue(run.stdout().contains("capacity  avail 1/4  busy 1  unknown 1  util 49%  VRAM 20.6G/199.3G"),
+                run.stdout());
     }
 
     @Test

@@ -124,7 +124,7 @@ class EscapedTextTest {
                 ProbeResult.failed("b" + HOSTILE, "10.0.0.2", "b" + HOSTILE + ": no answer" + HOSTILE, Duration.ZERO)),
                 300, TextStyle.PLAIN);
         assertTrue(safe(monitor), monitor);
-        assertEquals(7, monitor.lines().count(), monitor);
+        assertEquals(8, monitor.lines().count(), "7 lines and the capacity line: " + monitor);
     }
 
     @Test

@@ -10,6 +10,8 @@ import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Dependency;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.PcieSnapshot;
+import dev.nvidb.model.ProcessStats;
 import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
@@ -141,8 +143,10 @@ public final class QueueSamples {
         List<Job> running = List.of(RUNNING);
         GpuSnapshot measured = new GpuSnapshot(0, uuid("gpu-a", 0), "00000000:01:00.0", "NVIDIA A100 80GB PCIe", 81920L,
                 24600L, 57320L, 88, 41, 67, 251.5, 300.0, null, List.of(
-                new GpuProcess(4242, "compute", 18000L, "alice", "python3", "python3 finetune.py --lr 3e-5"),
-                new GpuProcess(5151, "compute", 6000L, "bob", "python3", "jupyter-kernel --f=kernel-5151.json")));
+                new GpuProcess(4242, "compute", 18000L, "alice", "python3", "python3 finetune.py --lr 3e-5", false,
+                        new ProcessStats(101.3, 2.41, 6_469_025_792L, 5400L, "R", 37)),
+                new GpuProcess(5151, "compute", 6000L, "bob", "python3", "jupyter-kernel --f=kernel-5151.json")),
+                new PcieSnapshot(4, 16, 4, 16, 6_300_000L, 150_000L));
         GpuBudget measuredBudget = GpuBudget.of("gpu-a",
                 GpuCapacity.measured(0, uuid("gpu-a", 0), 81920, 24600, 6000, Map.of(10L, 18000L)), running, HEADROOM_MB);
         GpuSnapshot blind = new GpuSnapshot(1, uuid("gpu-a", 1), "00000000:41:00.0", "NVIDIA GeForce RTX 3090 Ti",

@@ -51,8 +51,8 @@ class TerminalTextTest {
         String wide = MonitorText.render(longModel(), 140);
         assertFalse(narrow.contains(LONG_MODEL), narrow);
         assertTrue(wide.contains(LONG_MODEL), wide);
-        assertEquals(MonitorText.render(MonitorOutputTest.sample(), 80), MonitorText.render(MonitorOutputTest.sample(), 200),
-                "short names keep the 80-column layout");
+        assertEquals(MonitorText.render(MonitorOutputTest.sample(), 95), MonitorText.render(MonitorOutputTest.sample(), 200),
+                "short names keep their column: past the PCIe columns a wider terminal changes nothing");
         String model = "NVIDIA GeForce RTX 3090 Ti";
         assertFalse(QueueText.nodes(List.of(QueueSamples.upNode()), false, QueueSamples.NOW).contains(model));
         assertTrue(QueueText.nodes(List.of(QueueSamples.upNode()), false, QueueSamples.NOW, 120, TextStyle.PLAIN)
@@ -72,6 +72,9 @@ class TerminalTextTest {
 
         String monitor = MonitorText.render(MonitorOutputTest.sample(), 80, TextStyle.COLOUR);
         assertEquals(MonitorText.render(MonitorOutputTest.sample(), 80), strip(monitor));
+        String wide = MonitorText.render(MonitorOutputTest.busyLink(), 100, TextStyle.COLOUR);
+        assertEquals(MonitorText.render(MonitorOutputTest.busyLink(), 100), strip(wide));
+        assertTrue(wide.contains("\u001b[31m  93%/41%"), "a link past 70% is red: " + wide);
         assertTrue(monitor.contains("\u001b[31mDOWN"), monitor);
         assertTrue(monitor.contains("\u001b[33mNO GPU"), monitor);
         assertTrue(monitor.contains("\u001b[32mup"), monitor);

@@ -42,10 +42,13 @@ public final class FakeGpuState {
     /** Which NVML process list a process appears in. */
     public enum ProcessKind { COMPUTE, GRAPHICS }
 
-    /** GPU metrics that may be absent or unsupported. */
+    /** GPU metrics that may be absent, unsupported or failing. */
     public enum Metric {
         UTIL("util"), MEM_UTIL("mem_util"), TEMPERATURE("temp_c"),
-        POWER("power_mw"), POWER_LIMIT("power_limit_mw");
+        POWER("power_mw"), POWER_LIMIT("power_limit_mw"),
+        PCIE_LINK_GEN("pcie_link_gen"), PCIE_LINK_WIDTH("pcie_link_width"),
+        PCIE_MAX_LINK_GEN("pcie_max_link_gen"), PCIE_MAX_LINK_WIDTH("pcie_max_link_width"),
+        PCIE_RX("pcie_rx_kbs"), PCIE_TX("pcie_tx_kbs");
 
         private final String key;
 
@@ -115,6 +118,40 @@ public final class FakeGpuState {
     public FakeGpuState power(int gpu, long drawMilliwatts, long limitMilliwatts) {
         gpuKey(gpu, Metric.POWER.key, Long.toString(drawMilliwatts));
         return gpuKey(gpu, Metric.POWER_LIMIT.key, Long.toString(limitMilliwatts));
+    }
+
+    /** The PCIe link the GPU runs at now: generation (1…6) and lane count. */
+    public FakeGpuState pcieLink(int gpu, int generation, int width) {
+        gpuKey(gpu, Metric.PCIE_LINK_GEN.key, Integer.toString(generation));
+        return gpuKey(gpu, Metric.PCIE_LINK_WIDTH.key, Integer.toString(width));
+    }
+
+    /** The widest PCIe link this GPU and its slot allow (NVML's "max" link). */
+    public FakeGpuState pcieMaxLink(int gpu, int generation, int width) {
+        gpuKey(gpu, Metric.PCIE_MAX_LINK_GEN.key, Integer.toString(generation));
+        return gpuKey(gpu, Metric.PCIE_MAX_LINK_WIDTH.key, Integer.toString(width));
+    }
+
+    /** PCIe throughput in KB/s as NVML reports it: RX what the GPU receives, TX what it sends. */
+    public FakeGpuState pcieThroughput(int gpu, long rxKilobytesPerSecond, long txKilobytesPerSecond) {
+        gpuKey(gpu, Metric.PCIE_RX.key, Long.toString(rxKilobytesPerSecond));
+        return gpuKey(gpu, Metric.PCIE_TX.key, Long.toString(txKilobytesPerSecond));
+    }
+
+    /**
+     * Each PCIe throughput call blocks this long, as the real driver counts bytes over a
+     * 20 ms window before it answers.
+     */
+    public FakeGpuState pcieSampleMs(long millis) {
+        return set("pcie_sample_ms", Long.toString(millis));
+    }
+
+    /** The call for this one metric fails with the NVML error code; the rest of the GPU answers. */
+    public FakeGpuState metricError(int gpu, Metric metric, int nvmlError) {
+        if (nvmlError <= 0) {
+            throw new IllegalArgumentException("an NVML error code is positive, not " + nvmlError);
+        }
+        return gpuKey(gpu, metric.key, "error " + nvmlError);
     }
 
     /**
