@@ -1,6 +1,7 @@
 package dev.nvidb.tui;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jline.terminal.Attributes;
@@ -130,7 +131,7 @@ public final class TuiSession implements AutoCloseable {
                 int width = Math.max(1, size.getColumns());
                 int height = Math.max(1, size.getRows());
                 shown = screen.render(width, height);
-                display.update(shown.lines(), 0);
+                display.update(new ArrayList<>(shown.lines()), 0);  // Display may edit the list it is given
                 terminal.flush();
                 drawn = version;
                 dirty = false;
