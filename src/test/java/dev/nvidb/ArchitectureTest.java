@@ -70,7 +70,7 @@ class ArchitectureTest {
             Map.entry("queue", Set.of("alerts", "engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("keeper", Set.of("agent", "config", "model", "error")),
             Map.entry("output", Set.of("queue", "scheduler", "keeper", "config", "model", "error")),
-            Map.entry("cli", Set.of("queue", "keeper", "output", "monitor", "node", "ssh", "agent", "config", "model", "error")),
+            Map.entry("cli", Set.of("tui", "queue", "keeper", "output", "monitor", "node", "ssh", "agent", "config", "model", "error")),
             Map.entry("tui", Set.of("queue", "output", "config", "model", "error")));
 
     private static final Pattern PROJECT_TYPE = Pattern.compile("dev\\.nvidb\\.([a-z]+)\\.");
