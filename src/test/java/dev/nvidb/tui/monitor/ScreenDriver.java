@@ -62,6 +62,18 @@ final class ScreenDriver {
         throw new AssertionError("'" + text + "' is not on the screen:\n" + text());
     }
 
+    /** Clicks {@code text} on the first line that also shows {@code lineWith}. */
+    ScreenDriver click(String text, String lineWith) {
+        List<String> lines = frame.text().lines().toList();
+        for (int row = 0; row < lines.size(); row++) {
+            if (lines.get(row).contains(lineWith) && lines.get(row).contains(text)) {
+                send(Input.mouse(Input.Kind.CLICK, lines.get(row).indexOf(text), row));
+                return this;
+            }
+        }
+        throw new AssertionError("no line with '" + lineWith + "' and '" + text + "':\n" + text());
+    }
+
     String text() {
         return frame.text();
     }
