@@ -86,7 +86,8 @@ final class LiveMonitor {
 
         @Override
         public List<NodeFeed> nodes() {
-            return probes.nodes().stream().map(state -> new NodeFeed(state.node().name(), state.node().address(),
+            return probes.nodes().stream().map(state -> new NodeFeed(state.node().name(),
+                    state.address() == null ? "" : state.address(),
                     state.latest(), state.sequence(), state.retryAt())).toList();
         }
 

@@ -19,8 +19,11 @@ import java.util.function.Function;
  */
 public final class LiveProbes implements AutoCloseable {
 
-    /** One node as last seen: its latest result (null before the first), a count, the next retry. */
-    public record NodeState(Node node, ProbeResult latest, long sequence, Instant retryAt) {
+    /**
+     * One node as last seen: where it is (null until its worker looked it up, off the caller's
+     * thread), its latest result (null before the first), a count, the next retry.
+     */
+    public record NodeState(Node node, String address, ProbeResult latest, long sequence, Instant retryAt) {
     }
 
     private final List<Worker> workers = new ArrayList<>();
@@ -104,10 +107,13 @@ public final class LiveProbes implements AutoCloseable {
 
         Worker(Node node) {
             this.node = node;
-            this.state = new NodeState(node, null, 0, null);
+            this.state = new NodeState(node, null, null, 0, null);
         }
 
         void run() {
+            String address = node.address();
+            state = new NodeState(node, address, null, 0, null);
+            version.incrementAndGet();
             while (!closed) {
                 ProbeResult result = probe.apply(node);
                 if (closed) {
@@ -116,7 +122,7 @@ public final class LiveProbes implements AutoCloseable {
                 failures = result.snapshot() == null ? failures + 1 : 0;
                 Duration pause = backoff.after(failures);
                 Instant retry = failures > 0 ? clock.instant().plus(pause) : null;
-                state = new NodeState(node, result, state.sequence() + 1, retry);
+                state = new NodeState(node, address, result, state.sequence() + 1, retry);
                 version.incrementAndGet();
                 pause(pause);
             }
