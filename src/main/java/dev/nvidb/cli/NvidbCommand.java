@@ -1,11 +1,13 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.config.NvidbConfig;
+import dev.nvidb.error.UsageException;
 import dev.nvidb.model.ProbeResult;
 import dev.nvidb.node.Node;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonMonitor;
 import dev.nvidb.output.MonitorText;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,14 +15,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The root command: the GPU monitor. {@code nvidb --once} prints this machine's GPUs,
- * {@code nvidb --once --remote} every configured server's too, probed in parallel. Exit 1
- * when a node did not answer (see {@link #answered}).
+ * The root command: the GPU monitor. Plain {@code nvidb} opens the interactive monitor of this
+ * machine ({@code --remote}: of every configured server too) on the terminal; {@code nvidb --once}
+ * prints this machine's GPUs, {@code nvidb --once --remote} every configured server's too, probed
+ * in parallel. {@code --once} exits 1 when a node did not answer (see {@link #answered}).
  */
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "GPU monitor and daemonless GPU job queue over SSH.",
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb --once                          this machine's GPUs",
+        footer = {"  nvidb --remote                        live view of every server (q quits, ? helps)",
+                "  nvidb --once                          this machine's GPUs",
                 "  nvidb --once --remote --json          every configured server's too, as JSON",
                 "  nvidb add --hostname gpu-a            add a server, then: nvidb trust gpu-a",
                 "  nvidb job submit --vram 20G -- python train.py",
@@ -31,6 +35,9 @@ import picocli.CommandLine.Option;
                 "alerts open); 2 usage error, or a wait timed out; 130 interrupted.",
                 "See docs/exit-codes.md."})
 final class NvidbCommand implements Callable<Integer> {
+
+    /** Seconds between two probes of a node in the interactive monitor. */
+    static final double DEFAULT_INTERVAL = 2;
 
     private final Context context;
 
@@ -44,19 +51,27 @@ final class NvidbCommand implements Callable<Integer> {
             description = "Include the servers in config.yml (default: basic.remote; --no-remote for this machine only).")
     Boolean remote;
 
+    @Option(names = "--interval", paramLabel = "SEC", converter = NumberOption.Interval.class,
+            description = "Seconds between two probes of a node in the interactive monitor (default 2).")
+    Double interval;
+
     NvidbCommand(Context context) {
         this.context = context;
     }
 
     @Override
     public Integer call() {
-        if (!once) {
-            context.err().println("nvidb: the interactive monitor is not built yet; use 'nvidb --once'");
-            return ExitCodes.of(ExitCodes.Outcome.USAGE);
+        if (!once && output.json) {
+            throw new UsageException("--json needs --once: the interactive monitor draws on a terminal",
+                    "nvidb --once --json");
         }
         try (Wiring wiring = new Wiring(context)) {
             NvidbConfig config = wiring.config();
             boolean withServers = remote != null ? remote : config.basic().remote();
+            if (!once) {
+                return LiveMonitor.run(context, wiring, withServers,
+                        Duration.ofMillis(Math.round(1000 * (interval == null ? DEFAULT_INTERVAL : interval))));
+            }
             List<Node> nodes = withServers
                     ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
                     : List.of(wiring.nodes().local(null));

@@ -36,6 +36,7 @@ final class Wiring implements AutoCloseable {
     private NvidbConfig config;
     private SshPool pool;
     private Queue queue;
+    private boolean prompts = true;
 
     Wiring(Context context) {
         this.context = context;
@@ -78,10 +79,19 @@ final class Wiring implements AutoCloseable {
         return Duration.ofSeconds(basic.connectTimeout() + basic.authTimeout() + basic.commandTimeout());
     }
 
+    /**
+     * Never asks for a key's passphrase, even on a terminal: a full-screen view owns the terminal,
+     * so a node whose key needs one fails with a message instead (ssh-agent holds such keys).
+     * Call before the first SSH use.
+     */
+    void withoutPrompts() {
+        prompts = false;
+    }
+
     /** The SSH layer's settings: timeouts, host-key policy and files from basic:, prompts on a terminal. */
     SshSettings sshSettings() {
         BasicConfig basic = config().basic();
-        PassphrasePrompt prompt = context.terminal() ? Wiring::askConsole : PassphrasePrompt.none();
+        PassphrasePrompt prompt = context.terminal() && prompts ? Wiring::askConsole : PassphrasePrompt.none();
         HostKeyPolicy policy = basic.hostKeyPolicy() == dev.nvidb.config.HostKeyPolicy.ACCEPT_NEW
                 ? HostKeyPolicy.ACCEPT_NEW : HostKeyPolicy.STRICT;
         return new SshSettings(Duration.ofSeconds(basic.connectTimeout()), Duration.ofSeconds(basic.authTimeout()),

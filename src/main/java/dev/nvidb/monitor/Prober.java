@@ -6,6 +6,7 @@ import dev.nvidb.model.ProbeResult;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeAnswer;
 import dev.nvidb.node.ProbeRound;
+import dev.nvidb.node.ResidentAgents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,22 @@ public final class Prober {
      * @param jobRoot where the node measures free disk ({@code ~} is the node's home)
      */
     public Prober(AgentScript script, Duration timeout, String jobRoot) {
-        this.round = new ProbeRound(script, timeout);
+        this(script, timeout, jobRoot, null);
+    }
+
+    /**
+     * As above, asking each node's resident agent where {@code residents} keeps one (null: one
+     * exec per probe), so a monitor that probes every few seconds pays one request line per node
+     * instead of an SSH exec, a python3 start and the GPU library's initialisation.
+     */
+    public Prober(AgentScript script, Duration timeout, String jobRoot, ResidentAgents residents) {
+        this.round = new ProbeRound(script, timeout, residents);
         this.request = AgentRequest.probe(jobRoot);
+    }
+
+    /** Probes one node on this thread; a failure is a result, never an exception. */
+    public ProbeResult probe(Node node) {
+        return result(node, round.ask(node, request));
     }
 
     /** Probes every node in parallel; the result list is in the order of {@code nodes}. */

@@ -1,6 +1,7 @@
 package dev.nvidb.tui;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jline.terminal.Attributes;
