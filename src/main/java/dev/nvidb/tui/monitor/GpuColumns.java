@@ -1,5 +1,6 @@
 package dev.nvidb.tui.monitor;
 
+import dev.nvidb.monitor.PcieScore;
 import dev.nvidb.output.Units;
 import dev.nvidb.tui.Palette;
 import java.util.ArrayList;
@@ -9,8 +10,8 @@ import org.jline.utils.AttributedStyle;
 /**
  * The columns of a single-line GPU row, one entry each. Node and host lead only in the flat
  * unified table (grouped rows and the per-node view name the node above them); the block bars
- * appear on terminals at least {@link #BARS_FROM} columns wide. Link and PCIe throughput join
- * here as entries once the probe reports them.
+ * appear on terminals at least {@link #BARS_FROM} columns wide. PCIE names the link the card
+ * runs on; RX and TX are each direction's share of it (green under 40 %, yellow past, red past 70 %).
  */
 final class GpuColumns {
 
@@ -49,6 +50,11 @@ final class GpuColumns {
                 : row.gpu().temperatureC() + "C").styled(row -> level(row.gpu().temperatureC(), 75, 85)));
         columns.add(Column.<GpuRow>of("power", "POWER", 5, true, 40, row -> row.gpu().powerW() == null ? "-"
                 : Math.round(row.gpu().powerW()) + "W"));
+        columns.add(Column.<GpuRow>of("pcie", "PCIE", 6, false, 35, row -> Telemetry.link(row.gpu())));
+        columns.add(Column.<GpuRow>of("rx", "RX", 4, true, 33, row -> Telemetry.share(PcieScore.of(row.gpu().pcie())
+                .rxPercent())).styled(row -> Telemetry.shareStyle(PcieScore.of(row.gpu().pcie()).rxLevel())));
+        columns.add(Column.<GpuRow>of("tx", "TX", 4, true, 32, row -> Telemetry.share(PcieScore.of(row.gpu().pcie())
+                .txPercent())).styled(row -> Telemetry.shareStyle(PcieScore.of(row.gpu().pcie()).txLevel())));
         columns.add(Column.<GpuRow>of("procs", "PROCS", 5, true, 50, row -> Integer.toString(row.gpu().processes().size())));
         return columns;
     }

@@ -1,5 +1,6 @@
 package dev.nvidb.tui.monitor;
 
+import dev.nvidb.monitor.Capacity;
 import dev.nvidb.model.GpuSnapshot;
 import java.util.Locale;
 
@@ -48,13 +49,12 @@ public enum GpuFilter {
         };
     }
 
-    /** Idle enough to take work: known utilization under 5 % and VRAM under 10 %. */
+    /** Idle enough to take work (the shared definition: {@link Capacity#available}). */
     static boolean available(GpuSnapshot gpu) {
-        Integer memory = gpu.memUsedPercent();
-        return gpu.healthy() && gpu.utilPercent() != null && gpu.utilPercent() < 5 && memory != null && memory < 10;
+        return Capacity.available(gpu);
     }
 
     static boolean busy(GpuSnapshot gpu) {
-        return gpu.utilPercent() != null && gpu.utilPercent() >= 50;
+        return Capacity.busy(gpu);
     }
 }

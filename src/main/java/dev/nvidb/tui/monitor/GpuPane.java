@@ -1,5 +1,6 @@
 package dev.nvidb.tui.monitor;
 
+import dev.nvidb.monitor.PcieScore;
 import dev.nvidb.config.ViewMode;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.output.Units;
@@ -199,9 +200,30 @@ final class GpuPane {
             canvas.text("    I/O      ", Palette.DIM).text("power " + (gpu.powerW() == null ? "-"
                     : Math.round(gpu.powerW()) + "W") + (gpu.powerLimitW() == null ? ""
                     : " / " + Math.round(gpu.powerLimitW()) + "W"));
+            PcieScore score = PcieScore.of(gpu.pcie());
+            if (score.link() != null) {
+                canvas.text("   link " + score.link().label());
+                if (score.rxGigabytesPerSecond() != null || score.txGigabytesPerSecond() != null) {
+                    canvas.text(String.format(java.util.Locale.ROOT, " rx %.2fGB/s", orZero(score.rxGigabytesPerSecond())))
+                            .text(" " + Telemetry.share(score.rxPercent()), style(Telemetry.shareStyle(score.rxLevel())))
+                            .text(String.format(java.util.Locale.ROOT, " tx %.2fGB/s", orZero(score.txGigabytesPerSecond())))
+                            .text(" " + Telemetry.share(score.txPercent()), style(Telemetry.shareStyle(score.txLevel())));
+                }
+                if (score.maxLink() != null) {
+                    canvas.text(" of " + score.maxLink().label(), Palette.DIM);
+                }
+            }
             if (gpu.pciBusId() != null) {
                 canvas.text("   bus " + gpu.pciBusId(), Palette.DIM);
             }
         }));
+    }
+
+    private static double orZero(Double value) {
+        return value == null ? 0 : value;
+    }
+
+    private static AttributedStyle style(AttributedStyle style) {
+        return style == null ? Palette.PLAIN : style;
     }
 }

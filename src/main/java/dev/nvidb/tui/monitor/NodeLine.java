@@ -1,5 +1,6 @@
 package dev.nvidb.tui.monitor;
 
+import dev.nvidb.monitor.Capacity;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.output.Units;
@@ -55,18 +56,18 @@ final class NodeLine {
     }
 
     /** "2 GPUs, 1 available, util 44%, VRAM 30.0G/159G". */
+    /** The capacity line: GPUs, available and busy ones, average utilisation, VRAM used/total and free. */
     static String summary(List<GpuSnapshot> gpus) {
-        long available = gpus.stream().filter(GpuFilter::available).count();
-        StringBuilder text = new StringBuilder().append(gpus.size()).append(gpus.size() == 1 ? " GPU" : " GPUs");
-        text.append(", ").append(available).append(" available");
-        Integer util = averageUtil(gpus);
-        if (util != null) {
-            text.append(", util ").append(util).append('%');
+        Capacity capacity = Capacity.ofGpus(gpus);
+        StringBuilder text = new StringBuilder().append(capacity.gpus()).append(capacity.gpus() == 1 ? " GPU" : " GPUs");
+        text.append(", ").append(capacity.available()).append(" available, ").append(capacity.busy()).append(" busy");
+        if (capacity.averageUtilPercent() != null) {
+            text.append(", util ").append(Math.round(capacity.averageUtilPercent())).append('%');
         }
-        long used = gpus.stream().filter(GpuSnapshot::healthy).mapToLong(GpuSnapshot::memUsedMb).sum();
-        long total = gpus.stream().filter(GpuSnapshot::healthy).mapToLong(GpuSnapshot::memTotalMb).sum();
-        if (total > 0) {
-            text.append(", VRAM ").append(Units.mebibytes(used)).append('/').append(Units.mebibytes(total));
+        if (capacity.memTotalMb() > 0) {
+            text.append(", VRAM ").append(Units.mebibytes(capacity.memUsedMb())).append('/')
+                    .append(Units.mebibytes(capacity.memTotalMb())).append(" (").append(Units.mebibytes(capacity.memFreeMb()))
+                    .append(" free)");
         }
         return text.toString();
     }

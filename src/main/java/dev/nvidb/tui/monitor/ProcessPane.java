@@ -149,7 +149,8 @@ final class ProcessPane {
                     .text("  VRAM " + (row.process().memMb() == null ? "n/a (driver does not say)"
                             : Units.mebibytes(row.process().memMb()) + " = " + Units.percent(row.percentOfGpu())
                             + " of the GPU, " + Units.percent(row.percentOfUsed()) + " of its used memory"))
-                    .text("  " + (row.process().type() == null ? "" : row.process().type()), Palette.DIM);
+                    .text("  " + (row.process().type() == null ? "" : row.process().type()), Palette.DIM)
+                    .text(hostFigures(row.process().stats()), Palette.DIM);
             List<String> lines = commandLines();
             int pages = Math.max(1, plan.commandRows() == 0 ? 1 : (lines.size() + plan.commandRows() - 1)
                     / plan.commandRows());
@@ -225,5 +226,29 @@ final class ProcessPane {
                 .text(" - ", Palette.BUTTON, new Target.Key('-')).text(" ");
         canvas.text(" / filter ", Palette.BUTTON, new Target.Key('/'));
         canvas.newline();
+    }
+
+    /** CPU, host memory, threads, state and age of the selected process, where the node said. */
+    private static String hostFigures(dev.nvidb.model.ProcessStats stats) {
+        StringBuilder text = new StringBuilder();
+        if (stats.cpuPercent() != null) {
+            text.append("  cpu ").append(Telemetry.percent(stats.cpuPercent())).append('%');
+        }
+        if (stats.rssBytes() != null) {
+            text.append("  rss ").append(Telemetry.bytes(stats.rssBytes()));
+            if (stats.hostMemPercent() != null) {
+                text.append(" (").append(Telemetry.percent(stats.hostMemPercent())).append("% of host)");
+            }
+        }
+        if (stats.threads() != null) {
+            text.append("  ").append(stats.threads()).append(stats.threads() == 1 ? " thread" : " threads");
+        }
+        if (stats.state() != null) {
+            text.append("  state ").append(stats.state());
+        }
+        if (stats.elapsedSeconds() != null) {
+            text.append("  up ").append(Telemetry.elapsed(stats.elapsedSeconds()));
+        }
+        return text.toString();
     }
 }

@@ -100,6 +100,8 @@ class MonitorKeysTest {
         ScreenDriver driver = inProcesses();
         assertEquals(ProcessColumns.VRAM, driver.state().processSort());
         driver.keys("o");
+        assertEquals(ProcessColumns.CPU, driver.state().processSort(), "VRAM, CPU, host memory, RSS, time, PID, command");
+        driver.keys("o", "o", "o", "o");
         assertEquals(ProcessColumns.PID, driver.state().processSort());
         String text = driver.text();
         assertTrue(text.indexOf("  4242 ") < text.indexOf("  4343 "), text);
