@@ -11,7 +11,8 @@ import org.jline.utils.AttributedStyle;
  * The columns of a single-line GPU row, one entry each. Node and host lead only in the flat
  * unified table (grouped rows and the per-node view name the node above them); the block bars
  * appear on terminals at least {@link #BARS_FROM} columns wide. PCIE names the link the card
- * runs on; RX and TX are each direction's share of it (green under 40 %, yellow past, red past 70 %).
+ * runs on; RX/TX each direction's share of it, coloured by the busier one (green under 40 %,
+ * yellow past, red past 70 %).
  */
 final class GpuColumns {
 
@@ -51,10 +52,8 @@ final class GpuColumns {
         columns.add(Column.<GpuRow>of("power", "POWER", 5, true, 40, row -> row.gpu().powerW() == null ? "-"
                 : Math.round(row.gpu().powerW()) + "W"));
         columns.add(Column.<GpuRow>of("pcie", "PCIE", 6, false, 35, row -> Telemetry.link(row.gpu())));
-        columns.add(Column.<GpuRow>of("rx", "RX", 4, true, 33, row -> Telemetry.share(PcieScore.of(row.gpu().pcie())
-                .rxPercent())).styled(row -> Telemetry.shareStyle(PcieScore.of(row.gpu().pcie()).rxLevel())));
-        columns.add(Column.<GpuRow>of("tx", "TX", 4, true, 32, row -> Telemetry.share(PcieScore.of(row.gpu().pcie())
-                .txPercent())).styled(row -> Telemetry.shareStyle(PcieScore.of(row.gpu().pcie()).txLevel())));
+        columns.add(Column.<GpuRow>of("rx_tx", "RX/TX", 9, true, 33, row -> Telemetry.shares(PcieScore.of(row.gpu().pcie())))
+                .styled(row -> Telemetry.shareStyle(PcieScore.Level.of(PcieScore.of(row.gpu().pcie()).peakPercent()))));
         columns.add(Column.<GpuRow>of("procs", "PROCS", 5, true, 50, row -> Integer.toString(row.gpu().processes().size())));
         return columns;
     }

@@ -70,6 +70,14 @@ final class Telemetry {
         return percent == null ? "-" : Math.round(percent) + "%";
     }
 
+    /** Both directions' shares as "40%/80%"; "-" when neither is known. */
+    static String shares(PcieScore score) {
+        if (score.rxPercent() == null && score.txPercent() == null) {
+            return "-";
+        }
+        return share(score.rxPercent()) + "/" + share(score.txPercent());
+    }
+
     /** Green under 40 %, yellow past 40 %, red past 70 %: the link shapes transfers there. */
     static AttributedStyle shareStyle(PcieScore.Level level) {
         return switch (level) {
