@@ -14,11 +14,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code nvidb job show ID [--logs N]}: everything about one job. */
+/**
+ * {@code nvidb job show ID [--logs N] [--reveal]}: everything about one job; the values of
+ * variables whose names look like credentials only with {@code --reveal}.
+ */
 @Command(name = "show", description = "Show one job in detail, optionally with the end of its output.",
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job show 12",
-                "  nvidb job show 12 --logs 40"})
+                "  nvidb job show 12 --logs 40",
+                "  nvidb job show 12 --reveal         also the values of HF_TOKEN and the like"})
 final class JobShowCommand implements Callable<Integer> {
 
     private final Context context;
@@ -31,6 +35,9 @@ final class JobShowCommand implements Callable<Integer> {
 
     @Option(names = "--logs", paramLabel = "N", converter = NumberOption.Count.class, description = "Also print the last N lines of stdout.")
     Integer logs;
+
+    @Option(names = "--reveal", description = "Show the values of variables whose names look like credentials (masked otherwise).")
+    boolean reveal;
 
     JobShowCommand(Context context) {
         this.context = context;
@@ -47,10 +54,11 @@ final class JobShowCommand implements Callable<Integer> {
             Render.damaged(context, List.of(view));
             String tail = logs == null ? null : queue.logs().tail(view, false, logs);
             if (options.json) {
-                context.out().println(Json.write(JsonJobs.one(Render.json(view), tail)));
+                context.out().println(Json.write(JsonJobs.one(Render.json(view), tail, view.job().spec().environment(),
+                        reveal)));
             } else {
                 context.out().print(JobDetailText.render(view.job(), view.pendingReason(), view.unverifiedSince(),
-                        view.jobDir(), Instant.now()));
+                        view.jobDir(), Instant.now(), reveal));
                 if (tail != null) {
                     context.out().println("--- last " + logs + " lines of stdout ---");
                     String shown = Printable.lines(tail);

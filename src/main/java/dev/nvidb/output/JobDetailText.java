@@ -1,5 +1,6 @@
 package dev.nvidb.output;
 
+import dev.nvidb.model.SecretNames;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
@@ -18,8 +19,17 @@ public final class JobDetailText {
         return render(job, pendingReason, unverifiedSince, null, now);
     }
 
-    /** The block with the attempt's directory on its node. */
+    /** The block with the attempt's directory on its node; credential values masked. */
     public static String render(Job job, String pendingReason, Instant unverifiedSince, String jobDir, Instant now) {
+        return render(job, pendingReason, unverifiedSince, jobDir, now, false);
+    }
+
+    /**
+     * The block; the {@code env} line shows each variable's value, those whose names look like
+     * credentials ({@link SecretNames}) as {@value SecretNames#MASK} unless {@code reveal}.
+     */
+    public static String render(Job job, String pendingReason, Instant unverifiedSince, String jobDir, Instant now,
+                                boolean reveal) {
         JobSpec spec = job.spec();
         List<String[]> lines = new ArrayList<>();
         add(lines, "job", job.id() + "  " + spec.name());
@@ -39,7 +49,7 @@ public final class JobDetailText {
         add(lines, "after", dependencies(spec));
         add(lines, "attempt", job.attempt() + (spec.maxRetries() > 0 ? " (retries allowed: " + spec.maxRetries() + ")" : ""));
         add(lines, "workdir", spec.workdir());
-        add(lines, "env", spec.environment().isEmpty() ? null : String.join(" ", spec.environment().keySet()));
+        add(lines, "env", spec.environment().isEmpty() ? null : environment(spec, reveal));
         add(lines, "timeout", spec.timeoutSeconds() == null ? null : spec.timeoutSeconds() + " s");
         add(lines, "tags", spec.tags().isEmpty() ? null : String.join(", ", spec.tags()));
         add(lines, "submitted", JobText.ago(job.createdAt(), now) + " ago by " + spec.submitter());
@@ -55,6 +65,25 @@ public final class JobDetailText {
             out.append(String.format("%-10s %s%n", line[0], line[1]));
         }
         return out.toString();
+    }
+
+    private static String environment(JobSpec spec, boolean reveal) {
+        String shown = spec.environment().entrySet().stream()
+                .map(entry -> {
+                    String value = SecretNames.shown(entry.getKey(), entry.getValue(), reveal);
+                    return entry.getKey() + "=" + (value.equals(entry.getValue()) ? quoted(value) : value);
+                })
+                .collect(Collectors.joining(" "));
+        boolean hidden = !reveal && spec.environment().keySet().stream().anyMatch(SecretNames::looksSecret);
+        return hidden ? shown + "  (masked: --reveal shows them)" : shown;
+    }
+
+    /** A value as a shell would read it back: bare when plain, else in single quotes. */
+    private static String quoted(String value) {
+        if (!value.isEmpty() && value.chars().allMatch(c -> Character.isLetterOrDigit(c) || "_./:,@%+=-".indexOf(c) >= 0)) {
+            return value;
+        }
+        return "'" + value.replace("'", "'\\''") + "'";
     }
 
     private static String dependencies(JobSpec spec) {

@@ -1,5 +1,8 @@
 package dev.nvidb.output;
 
+import dev.nvidb.model.SecretNames;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
 import java.util.List;
 
 /** The job documents: one job ({@code job submit}, {@code job show}) or a list ({@code job ls}). */
@@ -8,8 +11,13 @@ public final class JsonJobs {
     private JsonJobs() {
     }
 
-    /** {@code {"schema_version", "ok", "job": {…}, "logs": …}}; {@code logs} only from {@code job show --logs}. */
-    public record One(int schemaVersion, boolean ok, JsonJob job, String logs) {
+    /**
+     * {@code {"schema_version", "ok", "job": {…}, "logs": …, "env": {…}}}; {@code logs} only from
+     * {@code job show --logs}; {@code env} (name → value, credential values masked unless
+     * {@code --reveal}) only from {@code job show}.
+     */
+    public record One(int schemaVersion, boolean ok, JsonJob job, String logs,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> env) {
     }
 
     /** {@code {"schema_version", "ok", "count", "jobs": [...]}}. */
@@ -17,7 +25,12 @@ public final class JsonJobs {
     }
 
     public static One one(JsonJob job, String logs) {
-        return new One(Json.SCHEMA_VERSION, true, job, logs);
+        return new One(Json.SCHEMA_VERSION, true, job, logs, null);
+    }
+
+    /** One job with its environment, credential values masked unless {@code reveal}. */
+    public static One one(JsonJob job, String logs, Map<String, String> environment, boolean reveal) {
+        return new One(Json.SCHEMA_VERSION, true, job, logs, SecretNames.masked(environment, reveal));
     }
 
     public static Many many(List<JsonJob> jobs) {

@@ -28,7 +28,8 @@ class JobOutputTest {
     @Test
     void jobShowWithLogsMatchesGoldenFile() throws Exception {
         Golden.assertMatches("job-show.json",
-                Json.write(JsonJobs.one(QueueSamples.json(view(7)), "epoch 9/10 loss 0.121\nepoch 10/10 loss 0.118\n")));
+                Json.write(JsonJobs.one(QueueSamples.json(view(7)), "epoch 9/10 loss 0.121\nepoch 10/10 loss 0.118\n",
+                        view(7).job().spec().environment(), false)));
     }
 
     @Test
