@@ -36,8 +36,12 @@ import java.util.Map;
  * <pre>
  * client → daemon   "run\n", then: int version, build, int n, n arguments, int m, m (name, value)
  *                   (each string an int length and UTF-8 bytes)
- * daemon → client   frames: byte kind, int length, bytes; kinds: a accepted (the line runs),
- *                   n refused (run it yourself; the reason), o stdout, e stderr, x exit code (int)
+ * daemon → client   frames: byte kind, int length, bytes; kinds: a accepted (the daemon will run
+ *                   the line once confirmed), n refused (run it yourself; the reason), o stdout,
+ *                   e stderr, x exit code (int)
+ * client → daemon   after "a": the byte 'g' (go): from here the line is the daemon's; a client
+ *                   that gave up first (no "a" in time, or Ctrl-C) closes instead, and the daemon
+ *                   runs nothing. So a line runs in exactly one place, however late "a" comes.
  * </pre>
  */
 final class Handoff {
@@ -45,8 +49,9 @@ final class Handoff {
     /** Set (to anything) to run every command in its own process. */
     static final String DISABLE = "NVIDB_NO_HANDOFF";
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final byte ACCEPTED = 'a';
+    static final byte GO = 'g';
     static final byte REFUSED = 'n';
     static final byte OUT = 'o';
     static final byte ERR = 'e';
@@ -95,8 +100,8 @@ final class Handoff {
             return -1;
         }
         Relay relay = new Relay(channel, out, err);
-        // From before the line is sent: a Ctrl-C from here on waits to learn whether the daemon
-        // took the line, and if it did, for its answer.
+        // From before the line is sent: a Ctrl-C before the line is confirmed makes sure it runs
+        // nowhere (130); after, it waits for the daemon's answer.
         relay.installSignalAnswer();
         try {
             channel.connect(UnixDomainSocketAddress.of(socket.getPath()));
@@ -224,8 +229,8 @@ final class Handoff {
     /**
      * Reads the daemon's frames and passes them on. A signal (Ctrl-C) while the command runs
      * does not cut it short: the process waits for its answer (a short command's, so a submit
-     * still prints the job it stored) and exits with its code. A signal before the daemon took
-     * the line ends the process with 130 and the line runs nowhere.
+     * still prints the job it stored) and exits with its code. A signal before this process
+     * confirmed the line ends the process with 130 and the line runs nowhere.
      */
     private static final class Relay {
         private final SocketChannel channel;
@@ -233,6 +238,8 @@ final class Handoff {
         private final PrintStream err;
         private final Object lock = new Object();
         private boolean accepted;
+        /** This process stopped waiting for "accepted" (too slow, or a signal): it confirms nothing. */
+        private boolean gaveUp;
         private boolean ended;
         private boolean signalled;
         private Integer code;
@@ -258,6 +265,7 @@ final class Handoff {
                             }
                         }
                         if (!accepted && !ended) {
+                            gaveUp = true;
                             close(); // unblocks the read below; the command then runs here
                         }
                     }
@@ -284,6 +292,9 @@ final class Handoff {
                     byte[] data = payload.array();
                     if (kind == ACCEPTED) {
                         synchronized (lock) {
+                            if (gaveUp || !confirm()) {
+                                break; // too late, or Ctrl-C came first: the daemon runs nothing
+                            }
                             accepted = true;
                             lock.notifyAll();
                         }
@@ -352,6 +363,10 @@ final class Handoff {
                 public void run() {
                     synchronized (lock) {
                         signalled = !ended;
+                        if (!accepted) {
+                            gaveUp = true; // the line must not start anywhere now
+                            close();
+                        }
                         long deadline = System.currentTimeMillis() + ANSWER_AFTER_SIGNAL_MS;
                         long left;
                         while (!ended && (left = deadline - System.currentTimeMillis()) > 0) {
@@ -370,6 +385,19 @@ final class Handoff {
                     Runtime.getRuntime().halt(code);
                 }
             });
+        }
+
+        /** Tells the daemon to go ahead; false when the daemon can no longer be told. */
+        private boolean confirm() {
+            try {
+                ByteBuffer go = ByteBuffer.wrap(new byte[] {GO});
+                while (go.hasRemaining()) {
+                    channel.write(go);
+                }
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
         }
 
         private boolean readFully(ByteBuffer buffer) throws IOException {

@@ -21,6 +21,9 @@ import java.util.Map;
  */
 final class HandoffService implements Daemon.Commands {
 
+    /** How long a client has to confirm a line after "accepted" before the daemon drops it. */
+    private static final long CONFIRM_WITHIN_MS = 10_000;
+
     /** Largest request accepted (arguments and environment). */
     private static final int MAX_REQUEST = 4 << 20;
 
@@ -66,7 +69,10 @@ final class HandoffService implements Daemon.Commands {
             frames.send(Handoff.REFUSED, bytes("not a command line the daemon runs"));
             return;
         }
-        frames.send(Handoff.ACCEPTED, new byte[0]); // from here the client never runs the line itself
+        frames.send(Handoff.ACCEPTED, new byte[0]);
+        if (!confirmed(connection)) {
+            return; // the client gave up first (and runs the line itself, or nowhere after Ctrl-C)
+        }
         OutputStream out = frames.stream(Handoff.OUT);
         OutputStream err = frames.stream(Handoff.ERR);
         PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
@@ -83,6 +89,38 @@ final class HandoffService implements Daemon.Commands {
         outWriter.flush();
         errWriter.flush();
         frames.send(Handoff.EXIT, ByteBuffer.allocate(4).putInt(code).array());
+    }
+
+    /**
+     * Waits (at most {@link #CONFIRM_WITHIN_MS}) for the client's go-ahead after "accepted":
+     * only then is the line this daemon's to run. End of stream, anything else, or silence
+     * means the client stopped waiting, and nothing runs here.
+     */
+    private static boolean confirmed(SocketChannel connection) throws IOException {
+        connection.configureBlocking(false);
+        try (java.nio.channels.Selector selector = java.nio.channels.Selector.open()) {
+            connection.register(selector, java.nio.channels.SelectionKey.OP_READ);
+            ByteBuffer go = ByteBuffer.allocate(1);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(CONFIRM_WITHIN_MS);
+            while (true) {
+                int read = connection.read(go);
+                if (read < 0) {
+                    return false;
+                }
+                if (read > 0) {
+                    return go.get(0) == Handoff.GO;
+                }
+                long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    return false;
+                }
+                selector.select(left);
+            }
+        } finally {
+            if (connection.isOpen()) {
+                connection.configureBlocking(true); // the selector is closed: the channel is deregistered
+            }
+        }
     }
 
     private record Request(int version, String build, String[] args, Map<String, String> environment) {

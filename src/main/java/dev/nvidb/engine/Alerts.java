@@ -46,6 +46,11 @@ final class Alerts {
         return raise(AlertKind.JOB_UNSCHEDULABLE, String.valueOf(job), ERROR, job, null, message, null, now);
     }
 
+    /** Once per attempt: the job's processes hold memory on a GPU it was not given. */
+    SqlWork<Boolean> jobWrongGpu(long job, int attempt, String node, String message, Instant now) {
+        return raise(AlertKind.JOB_WRONG_GPU, job + ":" + attempt, WARNING, job, node, message, null, now);
+    }
+
     SqlWork<Boolean> launchFailed(long job, int attempt, String node, String message, Instant now) {
         return raise(AlertKind.LAUNCH_FAILED, job + ":" + attempt, WARNING, job, node, message, null, now);
     }

@@ -61,6 +61,27 @@ public final class Capacities {
         return largest;
     }
 
+    /**
+     * The GPUs (by index) on which the job's processes hold memory although it was not given
+     * them: a job that ignores {@code CUDA_VISIBLE_DEVICES}. Empty for a job without a process
+     * yet, and for a CPU-only job that touches no GPU.
+     */
+    static List<Integer> wrongGpus(ProbeReply reply, StoredJob job) {
+        if (job.process() == null || job.job().assignment() == null) {
+            return List.of();
+        }
+        var assignment = job.job().assignment();
+        List<Integer> wrong = new ArrayList<>();
+        for (GpuSnapshot gpu : reply.snapshot().gpus()) {
+            boolean given = gpu.uuid() != null && assignment.gpuUuids().contains(gpu.uuid())
+                    || assignment.gpuUuids().isEmpty() && assignment.gpuIds().contains(gpu.index());
+            if (!given && gpu.processes().stream().anyMatch(process -> sessionOf(reply, process) == job.process().pid())) {
+                wrong.add(gpu.index());
+            }
+        }
+        return wrong;
+    }
+
     /** A node that did not answer: no capacity, but the GPU sizes last seen (so "never fits" stays decidable). */
     static NodeCapacity notAnswering(String node, NodeSnapshot lastKnown) {
         if (lastKnown == null) {

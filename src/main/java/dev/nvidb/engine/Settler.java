@@ -54,7 +54,8 @@ final class Settler {
                 continue;
             }
             switch (report.status()) {
-                case RUNNING -> running(stored, report, measured.get(stored.id()), now);
+                case RUNNING -> running(node, stored, report, measured.get(stored.id()),
+                        Capacities.wrongGpus(reply, stored), now);
                 case EXITED -> ended.add(exited(node, stored, report, now));
                 case VANISHED -> ended.add(vanished(node, stored, report, now));
                 case MISSING -> relaunch.add(stored);
@@ -62,6 +63,10 @@ final class Settler {
             }
         }
         return new Outcome(relaunch, ended);
+    }
+
+    private static String join(List<Integer> gpus) {
+        return String.join(",", gpus.stream().map(String::valueOf).toList());
     }
 
     /** Jobs to launch again, and jobs whose end was recorded. */
@@ -97,11 +102,19 @@ final class Settler {
         }
     }
 
-    private void running(StoredJob stored, JobReport report, Long measuredMb, Instant now) {
+    private void running(String node, StoredJob stored, JobReport report, Long measuredMb, List<Integer> wrongGpus,
+                         Instant now) {
         Job job = stored.job();
         int attempt = job.attempt();
         database.write("update job " + job.id(), conn -> {
             adopt(stored, report, now).run(conn);
+            if (!wrongGpus.isEmpty()) {
+                List<Integer> given = job.assignment().gpuIds();
+                alerts.jobWrongGpu(job.id(), attempt, node, "job " + job.id() + " (" + job.spec().name() + ") uses GPU "
+                        + join(wrongGpus) + " of " + node + " but was given " + (given.isEmpty() ? "no GPU"
+                        : "GPU " + join(given)) + ": it ignores CUDA_VISIBLE_DEVICES; its memory there is charged to it,"
+                        + " and other people's work on that GPU may suffer", now).run(conn);
+            }
             if (report.progress() != null && !report.progress().equals(job.progress())) {
                 annotations.setProgress(conn, job.id(), attempt, report.progress());
             }

@@ -23,6 +23,8 @@ public enum AlertKind {
     JOB_UNSCHEDULABLE,
     /** A launch failed for sure; the job went back to pending. */
     LAUNCH_FAILED,
+    /** A running job's processes hold memory on a GPU it was not given (it ignores CUDA_VISIBLE_DEVICES). */
+    JOB_WRONG_GPU,
     /** A node stopped answering. */
     NODE_DOWN,
     /** The daemon's scheduled backup of the queue failed (once until a backup succeeds again). */

@@ -33,6 +33,7 @@ public record JsonGpu(
         Long reservedMb,
         Long freeMb,
         String attribution,
+        String ownership,
         String error,
         JsonPcie pcie,
         List<JsonProcess> processes) {
@@ -90,7 +91,8 @@ public record JsonGpu(
         Long reserved = gpu.healthy() ? 0L : null;
         return new JsonGpu(node, gpu.index(), gpu.uuid(), gpu.name(), gpu.pciBusId(), gpu.memTotalMb(), gpu.memUsedMb(),
                 gpu.memUsedPercent(), gpu.utilPercent(), gpu.memUtilPercent(), gpu.temperatureC(), gpu.powerW(),
-                gpu.powerLimitW(), external, queue, reserved, gpu.memFreeMb(), attribution, gpu.error(),
+                gpu.powerLimitW(), external, queue, reserved, gpu.memFreeMb(), attribution,
+                !gpu.healthy() ? "unknown" : gpu.processes().isEmpty() ? "free" : "external", gpu.error(),
                 JsonPcie.of(gpu.pcie()), gpu.processes().stream().map(JsonProcess::unmanaged).toList());
     }
 }

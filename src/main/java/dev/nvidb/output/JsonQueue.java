@@ -107,7 +107,7 @@ public final class JsonQueue {
                 gpu.memUsedPercent(), gpu.utilPercent(), gpu.memUtilPercent(), gpu.temperatureC(), gpu.powerW(),
                 gpu.powerLimitW(), budget == null ? null : budget.externalMb(),
                 budget == null ? null : budget.queueUsedMb(), budget == null ? null : budget.reservedMb(),
-                budget == null ? null : budget.freeMb(), view.attribution(), gpu.error(),
+                budget == null ? null : budget.freeMb(), view.attribution(), view.ownership(), gpu.error(),
                 JsonGpu.JsonPcie.of(gpu.pcie()), processes);
     }
 

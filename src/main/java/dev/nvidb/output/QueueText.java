@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 public final class QueueText {
 
     /** The MODEL column at 80 columns; a wider terminal widens it up to the longest model name. */
-    private static final int MODEL_WIDTH = 19;
+    private static final int MODEL_WIDTH = 10;
 
     private QueueText() {
     }
@@ -35,7 +35,7 @@ public final class QueueText {
     /** As {@link #nodes(List, boolean, Instant)} for {@code width} columns, node states painted by {@code style}. */
     public static String nodes(List<NodeView> nodes, boolean processes, Instant now, int width, TextStyle style) {
         int longest = nodes.stream().flatMap(node -> node.gpus().stream())
-                .mapToInt(gpu -> gpu.gpu().name() == null ? 0 : gpu.gpu().name().length()).max().orElse(0);
+                .mapToInt(gpu -> gpu.gpu().name() == null ? 0 : model(gpu.gpu().name()).length()).max().orElse(0);
         Layout layout = new Layout(Math.max(MODEL_WIDTH, Math.min(longest, MODEL_WIDTH + Math.max(0, width - 80))),
                 Math.max(80, width), style);
         StringBuilder out = new StringBuilder();
@@ -155,8 +155,8 @@ public final class QueueText {
             out.append("  ").append(Printable.of(node.lastError())).append('\n');
         }
         if (!node.gpus().isEmpty()) {
-            out.append(String.format(Locale.ROOT, "  %-4s %-" + layout.model() + "s %4s %11s %10s %6s %6s %4s %6s",
-                    "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE")).append('\n');
+            out.append(String.format(Locale.ROOT, "  %-4s %-" + layout.model() + "s %4s %11s %10s %6s %6s %4s %6s %s",
+                    "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE", "CLASS")).append('\n');
         }
         for (GpuView gpu : node.gpus()) {
             gpu(out, gpu, layout.model());
@@ -174,22 +174,29 @@ public final class QueueText {
         }
     }
 
+    /** The model without the vendor every card here shares ("NVIDIA H100 80GB HBM3" → "H100 80GB HBM3"). */
+    private static String model(String name) {
+        return name != null && name.startsWith("NVIDIA ") ? name.substring("NVIDIA ".length()) : name;
+    }
+
     private static void gpu(StringBuilder out, GpuView view, int modelWidth) {
         GpuSnapshot gpu = view.gpu();
-        String model = Units.fit(Printable.of(gpu.name()), modelWidth);
+        String model = Units.fit(Printable.of(model(gpu.name())), modelWidth);
         if (view.budget() == null) {
             out.append(String.format(Locale.ROOT, "  %-4s %-" + modelWidth + "s %s%n", "GPU" + gpu.index(), model,
-                    gpu.error() == null ? "state unknown: not a placement target" : "error: " + Printable.of(gpu.error())));
+                    (gpu.error() == null ? "state unknown" : "error: " + Printable.of(gpu.error()))
+                            + " (class unknown: not a placement target)"));
             return;
         }
         GpuBudget budget = view.budget();
         long foreignProcesses = gpu.processes().stream().filter(p -> !view.jobOfPid().containsKey(p.pid())).count();
         String unmanaged = Units.mebibytes(budget.externalMb())
                 + ("blind".equals(view.attribution()) ? "(b)" : foreignProcesses > 0 ? "(" + foreignProcesses + "p)" : "");
-        out.append(String.format(Locale.ROOT, "  %-4s %-" + modelWidth + "s %4s %11s %10s %6s %6s %4d %6s%n",
+        out.append(String.format(Locale.ROOT, "  %-4s %-" + modelWidth + "s %4s %11s %10s %6s %6s %4d %6s %s%n",
                 "GPU" + gpu.index(), model,
                 Units.percent(gpu.utilPercent()), Units.mebibytes(gpu.memUsedMb()) + "/" + Units.mebibytes(gpu.memTotalMb()),
                 unmanaged, budget.queueUsedMb() == null ? "-" : Units.mebibytes(budget.queueUsedMb()),
-                Units.mebibytes(budget.reservedMb()), budget.jobCount(), Units.mebibytes(Math.max(0, budget.freeMb()))));
+                Units.mebibytes(budget.reservedMb()), budget.jobCount(), Units.mebibytes(Math.max(0, budget.freeMb())),
+                view.ownership()));
     }
 }

@@ -12,6 +12,27 @@ import java.util.Map;
  * @param budget      external, reserved, charged and free memory; null when the GPU's state is unknown
  * @param attribution {@code measured}, {@code blind} or {@code unknown}
  * @param jobOfPid    queue job id by process id, for the processes the queue started
+ * @see #ownership()
  */
 public record GpuView(GpuSnapshot gpu, GpuBudget budget, String attribution, Map<Long, Long> jobOfPid) {
+
+    /**
+     * Who the GPU belongs to right now, failing closed: {@code unknown} when its state could not
+     * be established (probe error, lost GPU, node not answering: never a placement target),
+     * {@code external} when a process the queue did not start is on it (or, on a blind GPU,
+     * memory beyond the queue's reservations), {@code shared} when only queue jobs are, else
+     * {@code free}. Memory the driver reports with no process at all does not make a GPU
+     * external here; the budget still charges it.
+     */
+    public String ownership() {
+        if (budget == null || "unknown".equals(attribution)) {
+            return "unknown";
+        }
+        boolean foreign = gpu.processes().stream().anyMatch(process -> !jobOfPid.containsKey(process.pid()))
+                || "blind".equals(attribution) && budget.externalMb() > 0;
+        if (foreign) {
+            return "external";
+        }
+        return budget.jobCount() > 0 || !jobOfPid.isEmpty() ? "shared" : "free";
+    }
 }

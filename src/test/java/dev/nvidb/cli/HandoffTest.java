@@ -311,6 +311,81 @@ class HandoffTest {
         assertEquals("", status.err());
     }
 
+    /**
+     * "Accepted" is not enough for the daemon to run a line: it waits for the client's go-ahead,
+     * so a client that stopped waiting (and runs the line itself, or nowhere after Ctrl-C) can
+     * never have it run a second time in the daemon.
+     */
+    @Test
+    void aLineTheClientDoesNotConfirmRunsNowhere() throws Exception {
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(home.resolve(".nvidb/queue.db.daemon")));
+            channel.write(ByteBuffer.wrap(request(Handoff.build(), "job", "submit", "--gpus", "0", "--", "true")));
+            ByteBuffer header = ByteBuffer.allocate(5);
+            while (header.hasRemaining() && channel.read(header) >= 0) {
+                // the first frame's header
+            }
+            assertEquals(Handoff.ACCEPTED, header.get(0));
+        } // closed without the go-ahead
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (threadNames(daemon.pid()).contains("daemon-client")) {
+            assertTrue(System.nanoTime() < deadline, "the daemon still holds the connection");
+            Thread.sleep(20); // a poll with a deadline
+        }
+        assertEquals(0, jobCount(), "nothing was submitted");
+    }
+
+    /**
+     * A daemon that accepts only after the client stopped waiting (5 s): the client runs the
+     * line itself and never confirms, so the late "accepted" starts nothing. The daemon here is a
+     * socket that answers late on purpose; the real one cannot be slowed on cue.
+     */
+    @Test
+    void anAcceptanceThatComesTooLateIsNeverConfirmed() throws Exception {
+        daemon.destroyForcibly().waitFor();
+        Path socket = home.resolve(".nvidb/queue.db.daemon");
+        Files.deleteIfExists(socket);
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(
+                StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(socket));
+            java.util.concurrent.CompletableFuture<Integer> afterAccept = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (SocketChannel connection = server.accept()) {
+                    connection.read(ByteBuffer.allocate(1 << 16)); // the request
+                    Thread.sleep(6000);                            // past the client's patience
+                    ByteBuffer accepted = ByteBuffer.allocate(5).put(Handoff.ACCEPTED).putInt(0).flip();
+                    try {
+                        connection.write(accepted);
+                    } catch (IOException closed) {
+                        return -1;                                 // the client is gone: nothing to confirm
+                    }
+                    return connection.read(ByteBuffer.allocate(1)); // -1: closed; 1: a go-ahead
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Client submit = client(env, "job", "submit", "--gpus", "0", "--", "true");
+            assertFalse(submit.handedOver(), "the client ran the line itself");
+            assertEquals(0, submit.code(), submit.err());
+            assertEquals("1", submit.out().strip());
+            assertEquals(-1, afterAccept.get(30, TimeUnit.SECONDS), "the late acceptance was not confirmed");
+            assertEquals(1, jobCount());
+        }
+    }
+
+    private static byte[] request(String build, String... args) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        bytes.write("run\n".getBytes(StandardCharsets.US_ASCII));
+        DataOutputStream body = new DataOutputStream(bytes);
+        body.writeInt(Handoff.VERSION);
+        Handoff.string(body, build);
+        body.writeInt(args.length);
+        for (String arg : args) {
+            Handoff.string(body, arg);
+        }
+        body.writeInt(0);
+        return bytes.toByteArray();
+    }
+
     private Map<String, String> with(String name, String value) {
         Map<String, String> changed = new HashMap<>(env);
         changed.put(name, value);
