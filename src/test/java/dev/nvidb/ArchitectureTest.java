@@ -69,9 +69,10 @@ class ArchitectureTest {
             Map.entry("engine", Set.of("monitor", "node", "ssh", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("queue", Set.of("alerts", "engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("keeper", Set.of("agent", "config", "model", "error")),
-            Map.entry("output", Set.of("queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
-            Map.entry("cli", Set.of("tui", "queue", "keeper", "output", "monitor", "node", "ssh", "agent", "config", "model",
-                    "error")),
+            Map.entry("doctor", Set.of("queue", "keeper", "node", "ssh", "agent", "config", "model", "error")),
+            Map.entry("output", Set.of("doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
+            Map.entry("cli", Set.of("tui", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
+                    "config", "model", "error")),
             Map.entry("tui", Set.of("queue", "keeper", "output", "monitor", "node", "scheduler", "config", "model", "error")));
 
     private static final Pattern PROJECT_TYPE = Pattern.compile("dev\\.nvidb\\.([a-z]+)\\.");

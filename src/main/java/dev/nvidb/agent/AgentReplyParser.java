@@ -112,7 +112,8 @@ public final class AgentReplyParser {
             }
         }
         return new NodeInfo(text(node, "hostname"), text(node, "boot_id"), decimal(node, "time"), load,
-                integer(node, "cpu_count"), text(node, "disk_path"), whole(node, "disk_free_mb"), text(node, "python"));
+                integer(node, "cpu_count"), text(node, "disk_path"), whole(node, "disk_free_mb"), text(node, "python"),
+                text(node, "proc_hidepid"), bool(node, "proc_hides_others"));
     }
 
     private static GpuSnapshot gpu(JsonNode gpu) {

@@ -70,7 +70,7 @@ final class SmiCsvParser {
     }
 
     private static NodeInfo hostInfo(String hostname) {
-        return new NodeInfo(hostname, null, null, null, null, null, null, null);
+        return new NodeInfo(hostname, null, null, null, null, null, null, null, null, null);
     }
 
     private static GpuSnapshot gpu(String[] row, List<GpuProcess> processes) {

@@ -28,6 +28,7 @@ final class CommandTree {
             leaf("import", ImportCommand.class),
             leaf("info", InfoCommand.class),
             leaf("trust", TrustCommand.class),
+            leaf("doctor", DoctorCommand.class),
             new Branch("job", JobCommand.class, List.of(
                     leaf("submit", JobSubmitCommand.class),
                     leaf("ls", JobLsCommand.class),

@@ -37,6 +37,7 @@ final class Wiring implements AutoCloseable {
     private SshPool pool;
     private Queue queue;
     private boolean prompts = true;
+    private boolean strictHostKeys;
 
     Wiring(Context context) {
         this.context = context;
@@ -88,11 +89,19 @@ final class Wiring implements AutoCloseable {
         prompts = false;
     }
 
+    /**
+     * Refuses every host key not in known_hosts, whatever {@code host_key_policy} says, so this
+     * command never records one ({@code nvidb doctor} changes nothing). Call before the first SSH use.
+     */
+    void withStrictHostKeys() {
+        strictHostKeys = true;
+    }
+
     /** The SSH layer's settings: timeouts, host-key policy and files from basic:, prompts on a terminal. */
     SshSettings sshSettings() {
         BasicConfig basic = config().basic();
         PassphrasePrompt prompt = context.terminal() && prompts ? Wiring::askConsole : PassphrasePrompt.none();
-        HostKeyPolicy policy = basic.hostKeyPolicy() == dev.nvidb.config.HostKeyPolicy.ACCEPT_NEW
+        HostKeyPolicy policy = basic.hostKeyPolicy() == dev.nvidb.config.HostKeyPolicy.ACCEPT_NEW && !strictHostKeys
                 ? HostKeyPolicy.ACCEPT_NEW : HostKeyPolicy.STRICT;
         return new SshSettings(Duration.ofSeconds(basic.connectTimeout()), Duration.ofSeconds(basic.authTimeout()),
                 Duration.ofSeconds(basic.commandTimeout()), policy, basic.sshConfig(), basic.knownHosts(),

@@ -52,6 +52,18 @@ public record NvidbConfig(
         return Optional.ofNullable(remote);
     }
 
+    /**
+     * The job root on this machine as a queue node: {@code job_root}, except that when it is
+     * left at its default and {@code NVIDB_HOME} moved the nvidb directory, jobs live under it
+     * ({@code $NVIDB_HOME/jobs}), so a second queue on the same account keeps its local jobs
+     * apart, like its database.
+     */
+    public String localJobRoot() {
+        boolean defaultRoot = QueueConfig.defaults().jobRoot().equals(queue.jobRoot());
+        boolean moved = !home.dir().equals(home.userHome().resolve(".nvidb"));
+        return defaultRoot && moved ? home.dir().resolve("jobs").toString() : queue.jobRoot();
+    }
+
     /** The monitor server called {@code name} (nickname, else hostname), if configured. */
     public Optional<ServerConfig> findMonitorServer(String name) {
         return monitorServers.stream().filter(s -> s.name().equals(name)).findFirst();

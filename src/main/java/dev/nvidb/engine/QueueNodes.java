@@ -45,25 +45,14 @@ public final class QueueNodes {
         this.names = List.copyOf(all);
         this.directory = directory;
         this.jobRoot = queue.jobRoot();
-        this.localJobRoot = localJobRoot(config);
+        this.localJobRoot = config.localJobRoot();
         if (localName != null) {
             // Another user's job_root on this machine would decide what runs as this user.
             FileTrust.requireTrusted(config.home().expand(localJobRoot), "job_root");
         }
     }
 
-    /**
-     * Where jobs live on this machine when {@code job_root} is left at its default and
-     * {@code NVIDB_HOME} moved the nvidb directory: under it ({@code $NVIDB_HOME/jobs}), so a
-     * second queue on the same account keeps its local jobs apart, like its database.
-     */
-    private static String localJobRoot(NvidbConfig config) {
-        boolean defaultRoot = QueueConfig.defaults().jobRoot().equals(config.queue().jobRoot());
-        boolean moved = !config.home().dir().equals(config.home().userHome().resolve(".nvidb"));
-        return defaultRoot && moved ? config.home().dir().resolve("jobs").toString() : config.queue().jobRoot();
-    }
-
-    /** The job root on {@code node}: {@code job_root}, or for this machine see {@link #localJobRoot}. */
+    /** The job root on {@code node}: {@code job_root}, or for this machine {@link NvidbConfig#localJobRoot}. */
     public String jobRoot(String node) {
         return node.equals(localName) ? localJobRoot : jobRoot;
     }

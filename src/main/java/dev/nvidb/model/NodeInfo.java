@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * Facts about a node's host that the agent reports next to its GPUs. Every field may be
  * null when the node could not say (the no-python3 fallback reports none of them).
+ * {@code procHidepid} is /proc's {@code hidepid=} option ("0" when absent) and
+ * {@code procHidesOthers} whether it hides other users' processes from the agent's user.
  */
 public record NodeInfo(
         String hostname,
@@ -14,10 +16,12 @@ public record NodeInfo(
         Integer cpuCount,
         String diskPath,
         Long diskFreeMb,
-        String python) {
+        String python,
+        String procHidepid,
+        Boolean procHidesOthers) {
 
     /** The empty value used when the node reported nothing about itself. */
     public static NodeInfo unknown() {
-        return new NodeInfo(null, null, null, null, null, null, null, null);
+        return new NodeInfo(null, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -94,6 +94,11 @@ final class Authenticator {
                     boolean partial, List<String> serverMethods) {
                 log.serverAccepts(serverMethods);
             }
+
+            @Override
+            public void signalAuthenticationSuccess(ClientSession session, String service, KeyPair identity) {
+                log.succeededWithKey(identity.getPublic());
+            }
         };
     }
 
@@ -109,6 +114,11 @@ final class Authenticator {
             public void signalAuthenticationFailure(ClientSession session, String service, String password,
                     boolean partial, List<String> serverMethods) {
                 log.serverAccepts(serverMethods);
+            }
+
+            @Override
+            public void signalAuthenticationSuccess(ClientSession session, String service, String password) {
+                log.succeededWithPassword();
             }
         };
     }

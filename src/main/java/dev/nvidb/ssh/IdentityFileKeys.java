@@ -67,6 +67,7 @@ final class IdentityFileKeys implements KeyIdentityProvider {
         try {
             List<KeyPair> keys = cache.load(file);
             log.tried("publickey " + settings.display(file));
+            keys.forEach(key -> log.keySource(key.getPublic(), settings.display(file)));
             return keys;
         } catch (SshException problem) {
             log.keyProblem(problem);

@@ -134,6 +134,18 @@ public final class SshPool implements AutoCloseable {
                 HostKeyCheck.fingerprint(key), key, status);
     }
 
+    /**
+     * Connects to the node (or reuses the open connection) and says how it accepted us:
+     * {@code publickey ~/.ssh/id_ed25519}, {@code ssh-agent key SHA256:…} or {@code password}
+     * ({@code unknown} if MINA did not report it). A failure is the usual one-line {@link SshException}.
+     */
+    public String authenticate(SshTarget target) {
+        NodeSlot slot = slots.computeIfAbsent(target, t -> new NodeSlot());
+        Connection connection = slot.acquire(() -> connector().connect(resolve(target))).connection();
+        HopContext context = HopContext.of(connection.session());
+        return context == null ? "unknown" : context.authLog().succeeded().orElse("unknown");
+    }
+
     /** Records {@code key} as the node's host key in known_hosts (nothing to do if it is already there). */
     public void trust(SshTarget target, PublicKey key) {
         ResolvedTarget node = resolve(target);

@@ -82,6 +82,11 @@ public final class LeaseStore {
 
     /** The lease as it is now. */
     public Lease current(Connection connection) throws SQLException {
+        return read(connection);
+    }
+
+    /** The lease as {@code connection} sees it (any connection, read-only ones included). */
+    static Lease read(Connection connection) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(CURRENT);
              ResultSet rows = statement.executeQuery()) {
             rows.next();

@@ -112,7 +112,7 @@ class EscapedTextTest {
         GpuSnapshot broken = new GpuSnapshot(1, "GPU-1", "1", "A100", null, null, null, null, null, null, null, null,
                 "lost" + HOSTILE, List.of());
         NodeSnapshot snapshot = new NodeSnapshot(GpuSource.NVML, "note" + HOSTILE, new NodeInfo("host" + HOSTILE, "b",
-                null, List.of(), null, null, null, null), "550" + HOSTILE, null, List.of(gpu, broken));
+                null, List.of(), null, null, null, null, null, null), "550" + HOSTILE, null, List.of(gpu, broken));
         NodeView node = new NodeView("gpu" + HOSTILE, "down", false, false, NOW, "unreachable" + HOSTILE, 1, null,
                 snapshot, List.of(), 0);
         String nodes = QueueText.nodes(List.of(node), true, NOW, 300, TextStyle.PLAIN);

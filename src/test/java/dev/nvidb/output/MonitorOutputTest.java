@@ -26,10 +26,10 @@ class MonitorOutputTest {
         GpuSnapshot lost = new GpuSnapshot(1, "GPU-22222222", null, "NVIDIA H100 80GB HBM3", null, null, null, null,
                 null, null, null, null, "GPU is lost", List.of());
         NodeInfo info = new NodeInfo("gpu-a.lab", "boot-1", 1764480000.5, List.of(0.5, 0.25, 0.125), 32, "/home/u/.nvidb/jobs",
-                512000L, "3.11.2");
+                512000L, "3.11.2", "0", false);
         NodeSnapshot up = new NodeSnapshot(GpuSource.NVML, null, info, "550.54.14", "12.4", List.of(busy, lost));
         NodeSnapshot noDriver = new NodeSnapshot(GpuSource.NONE, "NVIDIA driver not found: python3 is not installed"
-                + " and nvidia-smi is not on PATH", new NodeInfo("gpu-b", null, null, null, null, null, null, null), null,
+                + " and nvidia-smi is not on PATH", new NodeInfo("gpu-b", null, null, null, null, null, null, null, null, null), null,
                 null, List.of());
         return List.of(
                 ProbeResult.answered("gpu-a", "127.0.0.2:2222", up, Duration.ofMillis(180)),

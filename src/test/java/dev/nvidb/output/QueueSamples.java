@@ -132,7 +132,7 @@ public final class QueueSamples {
 
     private static NodeInfo info(String hostname) {
         return new NodeInfo(hostname, "boot-" + hostname, 1764400000.0, List.of(1.5, 1.25, 1.0), 32,
-                "/home/alice/.nvidb/jobs", 412000L, "3.11.2");
+                "/home/alice/.nvidb/jobs", 412000L, "3.11.2", "0", false);
     }
 
     /**

@@ -38,7 +38,7 @@ final class MonitorSamples {
 
     static NodeFeed node(String name, GpuSnapshot... gpus) {
         NodeSnapshot snapshot = new NodeSnapshot(GpuSource.NVML, null, new NodeInfo(name + ".lab", "boot", 1.0,
-                List.of(0.5), 32, "/", 1000L, "3.11"), "550.54.14", "12.4", List.of(gpus));
+                List.of(0.5), 32, "/", 1000L, "3.11", "0", false), "550.54.14", "12.4", List.of(gpus));
         return new NodeFeed(name, "10.0.0." + name.length(), ProbeResult.answered(name, "10.0.0." + name.length(),
                 snapshot, Duration.ofMillis(40)), 1, null);
     }

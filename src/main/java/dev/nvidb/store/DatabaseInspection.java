@@ -1,0 +1,106 @@
+package dev.nvidb.store;
+
+import dev.nvidb.error.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Optional;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * Reads a queue database for {@code nvidb doctor} without changing it: never created, migrated
+ * or written, and no {@code -wal}/{@code -shm} file left behind. The journal mode and schema
+ * version come from the file's header; the lease and the last tick through a read-only
+ * connection, opened {@code immutable} when no {@code -wal} file exists (nobody has the
+ * database open, so the main file holds everything), else {@code mode=ro} over the files
+ * the other clients keep.
+ */
+public final class DatabaseInspection {
+
+    private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    private static final int HEADER_BYTES = 100;
+
+    /**
+     * What the database says about itself.
+     *
+     * @param wal           the header's file format is WAL (bytes 18 and 19 are 2)
+     * @param schemaVersion {@code PRAGMA user_version}
+     * @param lease         the tick lease, or null when the schema is empty or newer than this build
+     * @param lastTickAt    when the last tick ended, or null
+     */
+    public record Facts(boolean wal, int schemaVersion, Lease lease, Instant lastTickAt) {
+    }
+
+    private DatabaseInspection() {
+    }
+
+    /** The facts of the database at {@code file}; empty when there is no such file. */
+    public static Optional<Facts> inspect(Path file) {
+        byte[] header = new byte[HEADER_BYTES];
+        int read;
+        try (InputStream in = Files.newInputStream(file)) {
+            read = in.readNBytes(header, 0, HEADER_BYTES);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new StoreException("cannot read " + file + ": " + e.getMessage(), "check its permissions", e);
+        }
+        if (read == 0) {
+            return Optional.of(new Facts(false, 0, null, null));
+        }
+        if (read < HEADER_BYTES || !Arrays.equals(Arrays.copyOf(header, MAGIC.length), MAGIC)) {
+            throw new StoreException(file + " is not an SQLite database",
+                    "move it aside; the next queue command creates a new one");
+        }
+        boolean wal = header[18] == 2 && header[19] == 2;
+        int version = ((header[60] & 0xff) << 24) | ((header[61] & 0xff) << 16) | ((header[62] & 0xff) << 8)
+                | (header[63] & 0xff);
+        if (version < 1 || version > Migrations.CURRENT_VERSION) {
+            return Optional.of(new Facts(wal, version, null, null));
+        }
+        return Optional.of(read(file, wal));
+    }
+
+    private static Facts read(Path file, boolean wal) {
+        boolean shared = Files.exists(Path.of(file + "-wal"));
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout(2000);
+        String uri = "jdbc:sqlite:" + file.toAbsolutePath().toUri() + (shared ? "?mode=ro" : "?immutable=1");
+        try (Connection connection = config.createConnection(uri)) {
+            int version;
+            try (PreparedStatement statement = connection.prepareStatement("PRAGMA user_version");
+                 ResultSet rows = statement.executeQuery()) {
+                version = rows.next() ? rows.getInt(1) : 0;
+            }
+            return new Facts(wal, version, LeaseStore.read(connection), lastTick(connection));
+        } catch (SQLException e) {
+            throw SqlErrors.translate("read " + file, e);
+        }
+    }
+
+    private static Instant lastTick(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT value FROM meta WHERE key = ?")) {
+            statement.setString(1, MetaStore.LAST_TICK_AT);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next() || rows.getString(1) == null) {
+                    return null;
+                }
+                try {
+                    return Instant.ofEpochMilli(Long.parseLong(rows.getString(1).strip()));
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+            }
+        }
+    }
+}
