@@ -70,6 +70,12 @@ public final class RunScript {
                 .append("export NVIDB_NODE=").append(ShellQuote.quote(assignment.node())).append('\n')
                 .append("export CUDA_DEVICE_ORDER=PCI_BUS_ID\n")
                 .append("export CUDA_VISIBLE_DEVICES=").append(ShellQuote.quote(devices(assignment))).append('\n');
+        if (spec.sweep().group() != null) {
+            script.append("export NVIDB_GROUP=").append(ShellQuote.quote(spec.sweep().group())).append('\n');
+        }
+        if (spec.sweep().arrayIndex() != null) {
+            script.append("export NVIDB_ARRAY_INDEX=").append(spec.sweep().arrayIndex()).append('\n');
+        }
         for (Map.Entry<String, String> variable : spec.environment().entrySet()) {
             checkEnvName(variable.getKey()).ifPresent(problem -> {
                 throw new UsageException(problem, "use --env NAME=VALUE with NAME like MY_VAR");

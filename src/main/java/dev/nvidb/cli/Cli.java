@@ -34,6 +34,21 @@ public final class Cli {
         if (forwarded.isPresent()) {
             return forwarded.get();
         }
+        if (OperationRun.mentioned(given)) {
+            try {
+                return OperationRun.run(context, sharedOptionsAfterCommand(
+                        CommandTree.forArgs(new ContextFactory(context), given), given), teed -> runLine(teed, given),
+                        teed -> configure(teed, CommandTree.forArgs(new ContextFactory(teed), given)));
+            } catch (NvidbException e) {
+                report(context, Arrays.asList(given).contains("--json"), e.type(), e.getMessage(), e.hint().orElse(null));
+                return ExitCodes.of(e);
+            }
+        }
+        return runLine(context, given);
+    }
+
+    /** Runs one command line (forwarding already decided). */
+    private static int runLine(Context context, String... given) {
         CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), given));
         String[] args = sharedOptionsAfterCommand(commandLine, given);
         String notText = notText(args);

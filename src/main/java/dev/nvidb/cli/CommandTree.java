@@ -63,7 +63,9 @@ final class CommandTree {
                     leaf("drain", QueueNodeAdminCommand.Drain.class),
                     leaf("resume", QueueNodeAdminCommand.Resume.class),
                     leaf("ignore", QueueNodeAdminCommand.Ignore.class),
-                    leaf("unignore", QueueNodeAdminCommand.Unignore.class))),
+                    leaf("unignore", QueueNodeAdminCommand.Unignore.class),
+                    leaf("groups", QueueGroupsCommand.class),
+                    leaf("release-group", QueueReleaseGroupCommand.class))),
             leaf("help", HelpCommand.class),
             leaf("completion", CompletionCommand.class),
             leaf("__warmup", WarmupCommand.class));

@@ -23,8 +23,15 @@ abstract class JobChangeCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
-    @Parameters(arity = "1..*", paramLabel = "ID", description = "The jobs.")
-    List<String> ids;
+    @Mixin
+    OpIdOption operation;
+
+    @Parameters(arity = "0..*", paramLabel = "ID", description = "The jobs.")
+    List<String> ids = List.of();
+
+    @picocli.CommandLine.Option(names = "--group", paramLabel = "GROUP", description = "Every job of this group"
+            + " (cancel: pending and running; requeue: with --failed, the failed, timed-out and lost ones).")
+    String group;
 
     JobChangeCommand(Context context) {
         this.context = context;
@@ -32,13 +39,22 @@ abstract class JobChangeCommand implements Callable<Integer> {
 
     abstract List<JobChange> apply(JobControl control, List<Long> jobs);
 
+    /** The change applied to a whole group. */
+    abstract List<JobChange> applyToGroup(Queue queue, String group);
+
     @Override
     public Integer call() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
+        if (group == null && jobs.isEmpty()) {
+            throw new dev.nvidb.error.UsageException("no jobs given", "name job ids, or --group GROUP");
+        }
+        if (group != null && !jobs.isEmpty()) {
+            throw new dev.nvidb.error.UsageException("give job ids or --group, not both");
+        }
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             jobs.forEach(queue.reading()::getJob);
-            List<JobChange> changes = apply(queue.control(), jobs);
+            List<JobChange> changes = group != null ? applyToGroup(queue, group) : apply(queue.control(), jobs);
             boolean all = changes.stream().allMatch(JobChange::changed);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, all, changes)));
@@ -58,6 +74,10 @@ abstract class JobChangeCommand implements Callable<Integer> {
         List<JobChange> apply(JobControl control, List<Long> jobs) {
             return control.cancel(jobs);
         }
+
+        List<JobChange> applyToGroup(Queue queue, String group) {
+            return queue.groups().cancel(group);
+        }
     }
 
     @Command(name = "requeue", description = "Run jobs again (a running one is killed first); the note is kept.")
@@ -66,8 +86,24 @@ abstract class JobChangeCommand implements Callable<Integer> {
             super(context);
         }
 
+        @picocli.CommandLine.Option(names = "--failed", description = "With --group: the group's failed, timed-out"
+                + " and lost jobs.")
+        boolean failed;
+
         List<JobChange> apply(JobControl control, List<Long> jobs) {
+            if (failed) {
+                throw new dev.nvidb.error.UsageException("--failed goes with --group",
+                        "nvidb job requeue --group GROUP --failed");
+            }
             return control.requeue(jobs);
+        }
+
+        List<JobChange> applyToGroup(Queue queue, String group) {
+            if (!failed) {
+                throw new dev.nvidb.error.UsageException("job requeue --group needs --failed",
+                        "nvidb job requeue --group " + group + " --failed runs its failed jobs again");
+            }
+            return queue.groups().requeueFailed(group);
         }
     }
 }

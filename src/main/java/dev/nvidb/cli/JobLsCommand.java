@@ -35,6 +35,8 @@ final class JobLsCommand implements Callable<Integer> {
     String node;
     @Option(names = {"-n", "--limit"}, paramLabel = "N", converter = NumberOption.Count.class, description = "Only the newest N jobs.")
     Integer limit;
+    @Option(names = "--group", paramLabel = "GROUP", description = "Only the jobs of this group (a sweep or an array).")
+    String group;
 
     JobLsCommand(Context context) {
         this.context = context;
@@ -44,7 +46,7 @@ final class JobLsCommand implements Callable<Integer> {
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
-            JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit);
+            JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
             wiring.refresh(queue, options, true);
             Render.list(context, options.json, queue.reading().listJobs(query));
             return ExitCodes.ok();

@@ -20,6 +20,9 @@ final class JobNoteCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Parameters(index = "0", paramLabel = "ID")
     String id;
     @Parameters(index = "1", arity = "0..1", paramLabel = "TEXT", description = "Replace the note with this text.")

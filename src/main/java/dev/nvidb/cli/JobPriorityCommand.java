@@ -23,6 +23,9 @@ final class JobPriorityCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Parameters(index = "0", paramLabel = "ID")
     String id;
     @Parameters(index = "1", arity = "0..1", paramLabel = "N|+N|-N")

@@ -22,6 +22,9 @@ final class JobPurgeCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Option(names = "--state", split = ",", paramLabel = "STATE", description = "Only these finished states.")
     List<String> states = List.of();
 

@@ -26,6 +26,9 @@ final class JobResultCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Parameters(paramLabel = "ID")
     String id;
     @Option(names = "--set", paramLabel = "JSON", description = "Store this JSON object as the job's result.")

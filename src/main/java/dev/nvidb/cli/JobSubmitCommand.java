@@ -39,6 +39,9 @@ final class JobSubmitCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Option(names = {"-n", "--name"}, description = "Job name (default: the command's first word).")
     String name;
     @Option(names = "--vram", paramLabel = "SIZE", description = "GPU memory per GPU, e.g. 20G or 512M (default: none reserved).")
@@ -65,8 +68,22 @@ final class JobSubmitCommand implements Callable<Integer> {
     List<String> tags = new ArrayList<>();
     @Option(names = "--note", description = "Your note about the job.")
     String note;
-    @Option(names = "--script", paramLabel = "FILE", description = "Run this local file's contents instead of a command.")
+    @Option(names = "--script", paramLabel = "FILE", description = "Run this local file's contents instead of a command;"
+            + " its leading '#nvidb --gpus=2' lines act as options (the command line wins).")
     String script;
+    @Option(names = "--key", paramLabel = "KEY", description = "Idempotency key: if a pending, running or completed job"
+            + " has it, that job is the answer and nothing is submitted (a failed or cancelled one is submitted again).")
+    String key;
+    @Option(names = "--group", paramLabel = "GROUP", description = "Put the job in this group (default: $NVIDB_GROUP;"
+            + " an array's own name).")
+    String group;
+    @Option(names = "--array", paramLabel = "SPEC", description = "Submit one job per index, in one group: A-B[:STEP]"
+            + " or a list 1,3,5, then %%CAP for at most CAP running at once (0-99%%8). {} in the command is the"
+            + " index; the job sees $NVIDB_ARRAY_INDEX.")
+    String array;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
     @Option(names = "--wait", description = "Block until the job ends (exit 0 completed, 1 failed, 2 timed out waiting).")
     boolean waitForEnd;
     @Option(names = "--wait-timeout", paramLabel = "SECONDS", converter = NumberOption.WaitTimeout.class, description = "Give up waiting after this long.")
@@ -91,7 +108,13 @@ final class JobSubmitCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
-            long id = answer.store(() -> queue.submitting().submit(request), queue.reading()::getJob);
+            dev.nvidb.queue.Submitted[] submitted = new dev.nvidb.queue.Submitted[1];
+            long id = answer.store(() -> {
+                submitted[0] = queue.submitting().submitAll(request);
+                answer.submitted(submitted[0]);
+                return submitted[0].cells().get(0).id();
+            }, queue.reading()::getJob);
+            List<Long> ids = submitted[0].ids();
             boolean background = !waitForEnd && !options.tick && !options.noTick && SubmitTicker.available(context);
             if (!options.noTick && !background) {
                 // A new job is news the last tick did not see: place it now rather than at the next pass.
@@ -101,7 +124,7 @@ final class JobSubmitCommand implements Callable<Integer> {
             }
             if (waitForEnd) {
                 try {
-                    return JobWaiting.await(context, queue, options, List.of(id), waitTimeout, 0);
+                    return JobWaiting.await(context, queue, options, ids, waitTimeout, 0);
                 } catch (dev.nvidb.error.InterruptedByUser e) {
                     throw new dev.nvidb.error.InterruptedByUser("interrupted while waiting for job " + id
                             + "; it stays queued (nvidb job cancel " + id + " stops it)", e);
@@ -171,11 +194,58 @@ final class JobSubmitCommand implements Callable<Integer> {
     }
 
     private SubmitRequest request(Wiring wiring) {
+        String commandLine = commandLine(wiring);
         long vramMb = vram == null ? 0 : Sizes.mebibytes(vram, "--vram");
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
-        return new SubmitRequest(name, commandLine(wiring), gpus, vramMb, node, workdir, environment(), priority,
+        String groupName = group != null ? group : context.environment().get("NVIDB_GROUP");
+        return new SubmitRequest(name, commandLine, gpus, vramMb, node, workdir, environment(), priority,
                 after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
-                submitEnvironment());
+                submitEnvironment(), new dev.nvidb.queue.SweepRequest(groupName, key, array, operation.opId));
+    }
+
+    /** Applies the script's {@code #nvidb} lines to the options the command line did not give. */
+    private void applyDirectives(String contents, String file) {
+        for (ScriptDirectives.Directive directive : ScriptDirectives.parse(contents, file)) {
+            if (given(directive.option())) {
+                continue;
+            }
+            String value = directive.value();
+            try {
+                switch (directive.option()) {
+                    case "--name" -> name = value;
+                    case "--gpus" -> gpus = Integer.parseInt(value);
+                    case "--vram" -> vram = value;
+                    case "--node" -> node = value;
+                    case "--workdir" -> workdir = value;
+                    case "--priority" -> priority = Integer.parseInt(value);
+                    case "--timeout" -> timeout = new NumberOption.Timeout().convert(value);
+                    case "--retries" -> retries = new NumberOption.Count().convert(value);
+                    case "--group" -> group = value;
+                    case "--key" -> key = value;
+                    case "--array" -> array = value;
+                    case "--tag" -> tags.add(value);
+                    case "--env" -> env.add(value);
+                    default -> throw new IllegalStateException(directive.option());
+                }
+                if (directive.option().equals("--vram")) {
+                    Sizes.mebibytes(value, "--vram");
+                }
+            } catch (NumberFormatException e) {
+                throw ScriptDirectives.bad(file, directive.line(), directive.option() + " " + value
+                        + " is not a whole number", null);
+            } catch (UsageException e) {
+                throw ScriptDirectives.bad(file, directive.line(), e.getMessage(), e.hint().orElse(null));
+            } catch (Exception e) {
+                throw ScriptDirectives.bad(file, directive.line(), directive.option() + " " + value + ": "
+                        + e.getMessage(), null);
+            }
+        }
+    }
+
+    /** Whether the command line gave {@code option} (repeatable ones: at least once). */
+    private boolean given(String option) {
+        picocli.CommandLine.ParseResult result = spec.commandLine().getParseResult();
+        return result != null && result.hasMatchedOption(option);
     }
 
     /** The environment recorded for a local-node job: this process's, less the mark of a forwarded command. */
@@ -193,7 +263,9 @@ final class JobSubmitCommand implements Callable<Integer> {
             if (!command.isEmpty()) {
                 throw new UsageException("give either --script FILE or a command, not both");
             }
-            return readScript(wiring.home().expand(script), script);
+            String contents = readScript(wiring.home().expand(script), script);
+            applyDirectives(contents, script);
+            return contents;
         }
         if (command.isEmpty()) {
             throw new UsageException("no command to run", "put the command after --: nvidb job submit -- python train.py");

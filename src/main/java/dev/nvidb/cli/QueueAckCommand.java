@@ -19,6 +19,9 @@ final class QueueAckCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Parameters(arity = "0..1", paramLabel = "ID")
     String id;
     @Option(names = "--all", description = "Acknowledge every open alert.")

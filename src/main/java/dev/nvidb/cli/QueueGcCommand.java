@@ -25,6 +25,9 @@ final class QueueGcCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Option(names = "--dry-run", description = "Count what would be removed from the database and change nothing.")
     boolean dryRun;
 

@@ -22,6 +22,9 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
     @Mixin
     QueueOptions options;
 
+    @Mixin
+    OpIdOption operation;
+
     @Parameters(paramLabel = "NODE", description = "The node (exact name or unique prefix).")
     String node;
 

@@ -35,6 +35,39 @@ final class Render {
         context.err().println("submitted job " + view.id() + " (" + Printable.of(view.job().spec().name()) + "), " + where);
     }
 
+    /**
+     * A submit's answer: one job as {@link #submitted}, with a line on stderr when its key was
+     * held; an array: its ids on stdout, one a line, and a summary on stderr.
+     */
+    static void submitted(Context context, boolean json, dev.nvidb.queue.Submitted submitted, JobView first) {
+        List<dev.nvidb.queue.Submitted.Cell> cells = submitted.cells();
+        dev.nvidb.queue.Submitted.Cell head = cells.get(0);
+        if (json) {
+            context.out().println(Json.write(new dev.nvidb.output.JsonJobs.Submitted(Json.SCHEMA_VERSION, true,
+                    first == null ? null : json(first), head.existing(), submitted.group(), submitted.created(),
+                    cells.stream().map(cell -> new dev.nvidb.output.JsonJobs.SubmittedJob(cell.id(), cell.arrayIndex(),
+                            cell.key(), cell.existing(), cell.existingState())).toList())));
+            return;
+        }
+        if (cells.size() == 1 && first != null) {
+            if (head.existing()) {
+                context.out().println(head.id());
+                context.err().println(head.key() != null ? "job " + head.id() + " already has key "
+                        + Printable.of(head.key()) + " (" + head.existingState() + "); nothing submitted"
+                        : "job " + head.id() + " was submitted by this operation before (" + head.existingState() + ")");
+                return;
+            }
+            submitted(context, false, first);
+            return;
+        }
+        cells.forEach(cell -> context.out().println(cell.id()));
+        long existing = cells.size() - submitted.created();
+        context.err().println("submitted " + submitted.created() + " of " + cells.size() + " jobs"
+                + (submitted.group() == null ? "" : " in group " + Printable.of(submitted.group()))
+                + (existing == 0 ? "" : "; " + existing + " already existed (their key is held by a pending, running"
+                + " or completed job)"));
+    }
+
     static void list(Context context, boolean json, List<JobView> views) {
         damaged(context, views);
         if (json) {

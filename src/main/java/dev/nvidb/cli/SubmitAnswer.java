@@ -40,6 +40,7 @@ final class SubmitAnswer {
     private Long id;
     private JobView stored;
     private boolean printed;
+    private dev.nvidb.queue.Submitted submitted;
 
     /**
      * @param json    answer with the JSON document
@@ -117,6 +118,11 @@ final class SubmitAnswer {
         return stored;
     }
 
+    /** What the submit stored (an array's cells, or a job found by its key), for the answer. */
+    synchronized void submitted(dev.nvidb.queue.Submitted what) {
+        this.submitted = what;
+    }
+
     /** Prints the answer for the stored job (once): {@code view}, or the view read at the insert when null. */
     synchronized void print(JobView view) {
         if (printed || id == null) {
@@ -124,7 +130,9 @@ final class SubmitAnswer {
         }
         printed = true;
         JobView answer = view != null ? view : stored;
-        if (answer != null) {
+        if (submitted != null && (submitted.cells().size() > 1 || submitted.cells().get(0).existing() || json)) {
+            Render.submitted(context, json, submitted, answer);
+        } else if (answer != null) {
             Render.submitted(context, json, answer);
         } else if (json) {
             Map<String, Object> job = new LinkedHashMap<>();

@@ -40,7 +40,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
     static final List<String> QUEUE_KEYS = List.of("include_local", "local_node_name", "tick_min_interval",
             "lease_seconds", "headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node", "placement",
             "job_root", "kill_grace_seconds", "backoff_max_seconds", "lost_after_seconds", "log_tail_lines", "notify", "backup",
-            "retention");
+            "retention", "group_fail_fast", "group_fail_window_seconds");
     static final List<String> NOTIFY_KEYS = List.of("desktop", "log", "command", "command_shell",
             "command_timeout_seconds", "min_severity");
     static final List<String> BACKUP_KEYS = List.of("enabled", "interval_hours", "keep", "directory");

@@ -20,6 +20,7 @@ package dev.nvidb.config;
  * @param notifications     alert delivery ({@code notify:})
  * @param backup            periodic backups
  * @param retention         how long finished jobs, events, alerts and job directories are kept
+ * @param failFast          when quick failures in a row hold a group
  */
 public record QueueConfig(
         boolean includeLocal,
@@ -37,7 +38,18 @@ public record QueueConfig(
         int logTailLines,
         NotifyConfig notifications,
         BackupConfig backup,
-        RetentionConfig retention) {
+        RetentionConfig retention,
+        FailFast failFast) {
+
+    /** Settings with the default fail-fast. */
+    public QueueConfig(boolean includeLocal, String localNodeName, int tickMinInterval, int leaseSeconds,
+                       int headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, PlacementPolicy placement,
+                       String jobRoot, int killGraceSeconds, int backoffMaxSeconds, int lostAfterSeconds,
+                       int logTailLines, NotifyConfig notifications, BackupConfig backup, RetentionConfig retention) {
+        this(includeLocal, localNodeName, tickMinInterval, leaseSeconds, headroomMb, maxJobsPerGpu, maxCpuJobsPerNode,
+                placement, jobRoot, killGraceSeconds, backoffMaxSeconds, lostAfterSeconds, logTailLines, notifications,
+                backup, retention, FailFast.defaults());
+    }
 
     /** Settings with the default retention. */
     public QueueConfig(boolean includeLocal, String localNodeName, int tickMinInterval, int leaseSeconds,
@@ -46,13 +58,13 @@ public record QueueConfig(
                        int logTailLines, NotifyConfig notifications, BackupConfig backup) {
         this(includeLocal, localNodeName, tickMinInterval, leaseSeconds, headroomMb, maxJobsPerGpu, maxCpuJobsPerNode,
                 placement, jobRoot, killGraceSeconds, backoffMaxSeconds, lostAfterSeconds, logTailLines, notifications,
-                backup, RetentionConfig.defaults());
+                backup, RetentionConfig.defaults(), FailFast.defaults());
     }
 
     /** The built-in defaults. */
     public static QueueConfig defaults() {
         return new QueueConfig(false, null, 2, 30, 512, 0, 4, PlacementPolicy.SPREAD, "~/.nvidb/jobs",
                 10, 300, 3600, 20, NotifyConfig.defaults(), BackupConfig.defaults(),
-                RetentionConfig.defaults());
+                RetentionConfig.defaults(), FailFast.defaults());
     }
 }

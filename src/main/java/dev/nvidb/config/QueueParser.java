@@ -51,7 +51,9 @@ final class QueueParser {
                 section.section("backup", "in queue.backup", ConfigSchema.BACKUP_KEYS, BACKUP_HINT)
                         .map(backup -> backup(base.backup(), backup, home)).orElse(base.backup()),
                 section.section("retention", "in queue.retention", ConfigSchema.RETENTION_KEYS, RETENTION_HINT)
-                        .map(retention -> retention(base.retention(), retention)).orElse(base.retention()));
+                        .map(retention -> retention(base.retention(), retention)).orElse(base.retention()),
+                new FailFast(section.integer("group_fail_fast", 0, MAX, base.failFast().count()),
+                        section.integer("group_fail_window_seconds", 0, MAX, base.failFast().windowSeconds())));
     }
 
     private static RetentionConfig retention(RetentionConfig base, YamlSection section) {

@@ -55,6 +55,11 @@ final class Alerts {
         return raise(AlertKind.LAUNCH_FAILED, job + ":" + attempt, WARNING, job, node, message, null, now);
     }
 
+    /** One alert per hold of a group: the key carries the time it was held. */
+    SqlWork<Boolean> groupHeld(String group, Instant heldAt, String message, Instant now) {
+        return raise(AlertKind.GROUP_HELD, group + ":" + heldAt.toEpochMilli(), ERROR, null, null, message, null, now);
+    }
+
     /** One alert per outage: the key carries the time the node was last seen. */
     SqlWork<Boolean> nodeDown(String node, Instant lastSeen, String message, Instant now) {
         String since = lastSeen == null ? "never" : String.valueOf(lastSeen.toEpochMilli());

@@ -73,7 +73,7 @@ final class Reaper {
         if (requests.isEmpty()) {
             return answered;
         }
-        Settler settler = new Settler(database, new Alerts(new AlertStore(database)));
+        Settler settler = new Settler(database, new Alerts(new AlertStore(database)), settings.queue().failFast());
         for (NodeAnswer answer : new ProbeRound(settings.agent(), settings.nodeTimeout(), nodes.residents()).run(requests).values()) {
             if (!answer.answered() || !answer.reply().agentAnswered()) {
                 continue;

@@ -35,8 +35,13 @@ final class Settler {
     private final ReapStore reaps;
     private final Alerts alerts;
 
-    Settler(Database database, Alerts alerts) {
+    private final dev.nvidb.config.FailFast failFast;
+    private final dev.nvidb.store.GroupStore groups;
+
+    Settler(Database database, Alerts alerts, dev.nvidb.config.FailFast failFast) {
         this.database = database;
+        this.failFast = failFast;
+        this.groups = new dev.nvidb.store.GroupStore(database);
         this.transitions = new JobTransitions(database);
         this.annotations = new JobAnnotations(database);
         this.reaps = new ReapStore(database);
@@ -139,14 +144,41 @@ final class Settler {
             String error = !success ? "exited with status " + report.exitCode()
                     : report.resultError() != null ? "result.json not collected: " + report.resultError() : null;
             JobState to = success ? JobState.COMPLETED : JobState.FAILED;
-            if (transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, now)
-                    && !success) {
+            boolean finished = transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, now);
+            if (finished && !success) {
                 alerts.jobFailed(job.id(), job.attempt(), node, "job " + job.id() + " (" + job.spec().name() + ") "
                         + error + " on " + node, report.logTail(), now).run(conn);
+            }
+            if (finished) {
+                failFast(job, success, now).run(conn);
             }
             return null;
         });
         return job.id();
+    }
+
+    /**
+     * Fail-fast: a job of a group that failed within the window of its start counts one quick
+     * failure; the configured number in a row holds the group, with a {@code group_held} alert,
+     * in the transaction that recorded the failure. A success, or a later failure, starts again.
+     */
+    private dev.nvidb.store.SqlWork<Boolean> failFast(Job job, boolean success, Instant now) {
+        return conn -> {
+            String group = job.spec().sweep().group();
+            if (group == null || !failFast.enabled()) {
+                return false;
+            }
+            Instant started = job.startedAt();
+            boolean quick = !success && started != null
+                    && !started.plusSeconds(failFast.windowSeconds()).isBefore(now);
+            String reason = "group " + group + " held after " + failFast.count() + " quick failures (each within "
+                    + failFast.windowSeconds() + " s of starting); nvidb queue release-group " + group;
+            if (!groups.recordEnd(conn, group, quick, failFast.count(), reason, now)) {
+                return false;
+            }
+            return alerts.groupHeld(group, now, reason + "; the last was job " + job.id() + " (" + job.spec().name()
+                    + ")", now).run(conn);
+        };
     }
 
     private long vanished(String node, StoredJob stored, JobReport report, Instant now) {

@@ -17,6 +17,7 @@ import dev.nvidb.scheduler.Scheduler;
 import dev.nvidb.scheduler.SchedulingPolicy;
 import dev.nvidb.store.AlertStore;
 import dev.nvidb.store.Database;
+import dev.nvidb.store.GroupStore;
 import dev.nvidb.store.JobFilter;
 import dev.nvidb.store.JobStore;
 import dev.nvidb.store.JobTransitions;
@@ -71,7 +72,7 @@ final class Tick {
         this.nodeStore = new NodeStore(database);
         this.reaps = new ReapStore(database);
         this.alerts = new Alerts(new AlertStore(database));
-        this.settler = new Settler(database, alerts);
+        this.settler = new Settler(database, alerts, settings.queue().failFast());
         this.round = new ProbeRound(settings.agent(), settings.nodeTimeout(), nodes.residents());
     }
 
@@ -280,13 +281,24 @@ final class Tick {
         return database.read("plan", conn -> {
             List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
             List<StoredJob> running = active.stream().filter(job -> job.job().state() == JobState.RUNNING).toList();
+            Map<String, String> heldGroups = new HashMap<>();
+            Map<String, Integer> caps = new HashMap<>();
+            for (GroupStore.GroupRow group : new GroupStore(database).listGroups(conn)) {
+                if (group.heldReason() != null) {
+                    heldGroups.put(group.name(), group.heldReason());
+                }
+                if (group.maxRunning() != null) {
+                    caps.put(group.name(), group.maxRunning());
+                }
+            }
             List<dev.nvidb.model.Job> pending = active.stream().filter(job -> job.damage() == null)
-                    .map(StoredJob::job).filter(job -> job.state() == JobState.PENDING).toList();
+                    .map(StoredJob::job).filter(job -> job.state() == JobState.PENDING)
+                    .map(job -> heldByGroup(job, heldGroups)).toList();
             Set<Long> wanted = new HashSet<>();
             pending.forEach(job -> job.spec().dependencies().forEach(d -> wanted.add(d.jobId())));
             Map<Long, JobState> dependencyStates = new HashMap<>(jobs.statesOf(conn, wanted));
             QueueSnapshot queue = new QueueSnapshot(pending, running.stream().map(StoredJob::job).toList(),
-                    dependencyStates);
+                    dependencyStates, caps);
             Map<String, NodeRecord> records = nodeStore.listNodes(conn).stream()
                     .collect(Collectors.toMap(NodeRecord::name, Function.identity()));
             List<NodeCapacity> capacities = new ArrayList<>();
@@ -304,6 +316,16 @@ final class Tick {
             active.forEach(job -> seen.put(job.id(), job.job()));
             return new Planned(capacities.isEmpty() && !ignored.isEmpty() ? allIgnored(plan, ignored) : plan, seen);
         });
+    }
+
+    /**
+     * A pending job of a group fail-fast held, as the planner sees it: held with the group's
+     * reason (a person's own hold on the job stays). Only the plan sees this; the row is unchanged.
+     */
+    private static dev.nvidb.model.Job heldByGroup(dev.nvidb.model.Job job, Map<String, String> heldGroups) {
+        String group = job.spec().sweep().group();
+        String reason = group == null ? null : heldGroups.get(group);
+        return reason == null || job.held() ? job : job.withStatus(new dev.nvidb.model.JobStatus.Pending(reason));
     }
 
     /** With every node ignored, "no queue nodes" would mislead: say which are ignored. */

@@ -28,7 +28,9 @@ public enum AlertKind {
     /** A node stopped answering. */
     NODE_DOWN,
     /** The daemon's scheduled backup of the queue failed (once until a backup succeeds again). */
-    BACKUP_FAILED;
+    BACKUP_FAILED,
+    /** Jobs of a group failed quickly in a row: fail-fast held the group until it is released. */
+    GROUP_HELD;
 
     /** The stored and shown name: {@code job_failed}, {@code node_down}, … */
     public String key() {

@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param maxRetries     how often a job whose process vanished is started again
  * @param tags           free labels
  * @param submitter      who submitted it ({@code user@host})
+ * @param sweep          its group, array cell and key ({@link Sweep#NONE} outside a sweep)
  */
 public record JobSpec(
         String name,
@@ -34,9 +35,11 @@ public record JobSpec(
         Long timeoutSeconds,
         int maxRetries,
         List<String> tags,
-        String submitter) {
+        String submitter,
+        Sweep sweep) {
 
     public JobSpec {
+        sweep = sweep == null ? Sweep.NONE : sweep;
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(command, "command");
         if (gpus < 0 || vramMb < 0 || maxRetries < 0) {
@@ -45,6 +48,20 @@ public record JobSpec(
         environment = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         dependencies = List.copyOf(dependencies);
         tags = List.copyOf(tags);
+    }
+
+    /** A job outside any sweep (no group, array cell or key). */
+    public JobSpec(String name, String command, int gpus, long vramMb, String node, String workdir,
+                   Map<String, String> environment, List<Dependency> dependencies, Long timeoutSeconds,
+                   int maxRetries, List<String> tags, String submitter) {
+        this(name, command, gpus, vramMb, node, workdir, environment, dependencies, timeoutSeconds, maxRetries,
+                tags, submitter, Sweep.NONE);
+    }
+
+    /** This spec with another sweep. */
+    public JobSpec withSweep(Sweep newSweep) {
+        return new JobSpec(name, command, gpus, vramMb, node, workdir, environment, dependencies, timeoutSeconds,
+                maxRetries, tags, submitter, newSweep);
     }
 
     /** True for a job that needs no GPU (bounded by a per-node count instead of memory). */

@@ -44,7 +44,10 @@ public record JsonJob(
         String workdir,
         List<String> envNames,
         Long timeoutS,
-        List<String> tags) {
+        List<String> tags,
+        String group,
+        Integer arrayIndex,
+        String key) {
 
     /**
      * @param job             the job
@@ -73,7 +76,8 @@ public record JsonJob(
                 seconds(job.startedAt()), seconds(job.finishedAt()), job.exitCode(), job.attempt(), spec.maxRetries(),
                 job.lastError(), job.note(), job.progress(), raw, job.held(),
                 job.state() == dev.nvidb.model.JobState.PENDING ? reason : null, seconds(unverifiedSince), spec.node(),
-                jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags());
+                jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags(),
+                spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key());
     }
 
     /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */

@@ -24,6 +24,19 @@ public final class JsonJobs {
     public record Many(int schemaVersion, boolean ok, int count, List<JsonJob> jobs) {
     }
 
+    /**
+     * {@code job submit}: the job (the first of an array), whether it already existed (its
+     * {@code --key} was held, or its {@code --op-id} had stored it), the group, how many jobs the
+     * submit stored now, and every job of the submit.
+     */
+    public record Submitted(int schemaVersion, boolean ok, JsonJob job, boolean existing, String group, long created,
+                            List<SubmittedJob> jobs) {
+    }
+
+    /** One job of a submit: {@code existing_state} is its state when it was found, null for a new one. */
+    public record SubmittedJob(long id, Integer arrayIndex, String key, boolean existing, String existingState) {
+    }
+
     public static One one(JsonJob job, String logs) {
         return new One(Json.SCHEMA_VERSION, true, job, logs, null);
     }

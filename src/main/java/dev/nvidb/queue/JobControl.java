@@ -5,6 +5,7 @@ import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobState;
 import dev.nvidb.store.Expected;
+import dev.nvidb.store.GroupStore;
 import dev.nvidb.store.JobAnnotations;
 import dev.nvidb.store.JobFilter;
 import dev.nvidb.store.JobStore;
@@ -151,7 +152,23 @@ public final class JobControl {
                 changes.add(new JobChange(id, false, job.state().key(), "job " + id + " is already pending"));
                 continue;
             }
-            boolean done = transitions.requeue(id, Expected.of(job), "requeued by request", now());
+            String key = job.spec().sweep().key();
+            GroupStore groups = new GroupStore(engine.database());
+            String holder = key == null ? null : engine.database().write("requeue job " + id, conn -> {
+                var live = groups.findLiveKey(conn, key).filter(found -> found.id() != id);
+                if (live.isPresent()) {
+                    return "job " + live.get().id() + " (" + live.get().state().key() + ")";
+                }
+                transitions.requeue(conn, id, Expected.of(job), "requeued by request", now());
+                return null;
+            });
+            if (holder != null) {
+                changes.add(new JobChange(id, false, job.state().key(), "job " + id + " not requeued: its key "
+                        + key + " is held by " + holder));
+                continue;
+            }
+            boolean done = key != null ? reading.getJob(id).job().state() == JobState.PENDING
+                    : transitions.requeue(id, Expected.of(job), "requeued by request", now());
             if (done && job.state() == JobState.RUNNING) {
                 touched.add(job.assignment().node());
             }

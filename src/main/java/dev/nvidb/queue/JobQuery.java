@@ -11,11 +11,17 @@ import java.util.Set;
  * @param states jobs in any of these states; empty for every state
  * @param node   jobs whose current or last attempt is on this node, or null for all
  * @param limit  keep only the newest this many, or null
+ * @param group  only jobs of this group, or null for all
  */
-public record JobQuery(Set<JobState> states, String node, Integer limit) {
+public record JobQuery(Set<JobState> states, String node, Integer limit, String group) {
 
     public JobQuery {
         states = states.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(states));
+    }
+
+    /** Jobs of any group. */
+    public JobQuery(Set<JobState> states, String node, Integer limit) {
+        this(states, node, limit, null);
     }
 
     /** Every job. */

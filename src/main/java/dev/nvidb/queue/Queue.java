@@ -85,6 +85,14 @@ public final class Queue implements AutoCloseable {
         return new JobControl(engine, reading());
     }
 
+    public Groups groups() {
+        return new Groups(engine, control());
+    }
+
+    public Operations operations() {
+        return new Operations(engine);
+    }
+
     public StatusReading reading() {
         return new StatusReading(engine);
     }

@@ -67,6 +67,8 @@ public final class Retention {
             int events = config.eventsDays() == 0 ? 0 : store.removeEvents(conn, cutoff(now, config.eventsDays()));
             int alerts = config.alertsDays() == 0 ? 0
                     : store.removeAlerts(conn, cutoff(now, config.alertsDays()), channels);
+            // Operation ids answer retries for Operations.KEEP_DAYS days, whatever else is kept.
+            new dev.nvidb.store.OperationStore(engine.database()).expire(conn, cutoff(now, Operations.KEEP_DAYS));
             if (!dryRun) {
                 new MetaStore(engine.database()).putInstant(conn, RetentionStore.LAST_RUN_AT, now);
             }

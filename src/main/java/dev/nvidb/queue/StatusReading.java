@@ -58,7 +58,7 @@ public final class StatusReading {
         }
         String node = query.node() == null ? null : engine.nodes().resolve(query.node());
         Map<Long, String> pending = engine.pendingReasons();
-        return jobs.listJobs(new JobFilter(query.states(), node, query.limit())).stream()
+        return jobs.listJobs(new JobFilter(query.states(), node, query.limit(), query.group())).stream()
                 .map(stored -> view(stored, pending)).toList();
     }
 

@@ -25,7 +25,61 @@ final class Submission {
     /** The longest note or tag a job keeps. */
     static final int MAX_NOTE_CHARS = 64 * 1024;
 
+    private static final Pattern GROUP = Pattern.compile("[A-Za-z0-9._:@+=/-]{1,128}");
+    /** The longest key. */
+    static final int MAX_KEY_CHARS = 512;
+
     private Submission() {
+    }
+
+    /**
+     * What one submit stores: one spec, or one per array cell (each with its index, {@code {}}
+     * in the command replaced by it, {@code [i]} after its name and key), their group, and the
+     * group's running cap.
+     */
+    record Cells(List<JobSpec> specs, String group, Integer cap) {
+    }
+
+    static Cells cells(SubmitRequest request, QueueNodes nodes) {
+        SweepRequest sweep = request.sweep();
+        if (sweep.group() != null && !GROUP.matcher(sweep.group()).matches()) {
+            throw new UsageException("group name '" + sweep.group() + "' is not valid",
+                    "a group is 1 to 128 letters, digits and . _ : @ + = / - (from --group or NVIDB_GROUP)");
+        }
+        if (sweep.key() != null) {
+            if (sweep.key().isBlank()) {
+                throw new UsageException("--key is empty", "give a key that names this run, e.g. --key lr-0.1-seed-3");
+            }
+            text("--key", sweep.key(), MAX_KEY_CHARS);
+        }
+        ArraySpec array = sweep.array() == null ? null : ArraySpec.parse(sweep.array());
+        JobSpec base = spec(request, nodes);
+        if (array == null) {
+            return new Cells(List.of(base.withSweep(new dev.nvidb.model.Sweep(sweep.group(), null, sweep.key()))),
+                    sweep.group(), null);
+        }
+        String group = sweep.group() != null ? sweep.group() : groupOf(base.name());
+        List<JobSpec> cells = new ArrayList<>(array.indices().size());
+        for (int index : array.indices()) {
+            String cellName = base.name() + "[" + index + "]";
+            cells.add(new JobSpec(cellName, base.command().replace("{}", Integer.toString(index)), base.gpus(),
+                    base.vramMb(), base.node(), base.workdir(), base.environment(), base.dependencies(),
+                    base.timeoutSeconds(), base.maxRetries(), base.tags(), base.submitter(),
+                    new dev.nvidb.model.Sweep(group, index, sweep.key() == null ? null : sweep.key() + "[" + index + "]")));
+        }
+        for (JobSpec cell : cells) {
+            RunScript.check(cell).ifPresent(problem -> {
+                throw new UsageException("cannot queue cell " + cell.sweep().arrayIndex() + " of this array: " + problem,
+                        hint(problem));
+            });
+        }
+        return new Cells(cells, group, array.cap());
+    }
+
+    /** An array's own group: its name, made a valid group name. */
+    private static String groupOf(String name) {
+        String group = name.replaceAll("[^A-Za-z0-9._:@+=/-]", "_");
+        return group.length() > 128 ? group.substring(0, 128) : group;
     }
 
     static JobSpec spec(SubmitRequest request, QueueNodes nodes) {

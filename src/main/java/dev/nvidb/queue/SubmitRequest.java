@@ -24,6 +24,7 @@ import java.util.Map;
  * @param submitter      {@code user@host} of the client
  * @param submitterEnvironment the client's whole environment, recorded for a job that may run on
  *                       the local node (it runs with exactly this, plus what run.sh exports); null for none
+ * @param sweep          group, key, array and operation id ({@link SweepRequest#NONE} for none)
  */
 public record SubmitRequest(
         String name,
@@ -41,9 +42,11 @@ public record SubmitRequest(
         List<String> tags,
         String note,
         String submitter,
-        Map<String, String> submitterEnvironment) {
+        Map<String, String> submitterEnvironment,
+        SweepRequest sweep) {
 
     public SubmitRequest {
+        sweep = sweep == null ? SweepRequest.NONE : sweep;
         environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
         submitterEnvironment = submitterEnvironment == null ? null
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(submitterEnvironment));
@@ -52,11 +55,20 @@ public record SubmitRequest(
         tags = List.copyOf(tags);
     }
 
+    /** A request outside any sweep. */
+    public SubmitRequest(String name, String command, int gpus, long vramMb, String node, String workdir,
+                         Map<String, String> environment, int priority, List<Long> after, List<Long> afterAny,
+                         Long timeoutSeconds, int retries, List<String> tags, String note, String submitter,
+                         Map<String, String> submitterEnvironment) {
+        this(name, command, gpus, vramMb, node, workdir, environment, priority, after, afterAny, timeoutSeconds,
+                retries, tags, note, submitter, submitterEnvironment, SweepRequest.NONE);
+    }
+
     /** A request without the submitter's environment (a local job then inherits the ticking client's). */
     public SubmitRequest(String name, String command, int gpus, long vramMb, String node, String workdir,
                          Map<String, String> environment, int priority, List<Long> after, List<Long> afterAny,
                          Long timeoutSeconds, int retries, List<String> tags, String note, String submitter) {
         this(name, command, gpus, vramMb, node, workdir, environment, priority, after, afterAny, timeoutSeconds,
-                retries, tags, note, submitter, null);
+                retries, tags, note, submitter, null, SweepRequest.NONE);
     }
 }

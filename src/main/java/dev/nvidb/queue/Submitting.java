@@ -2,9 +2,15 @@ package dev.nvidb.queue;
 
 import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.model.JobSpec;
+import dev.nvidb.store.GroupStore;
 import dev.nvidb.store.JobStore;
+import dev.nvidb.store.OperationStore;
+import dev.nvidb.store.SqlWork;
 import dev.nvidb.store.SubmitEnvironments;
-import java.util.Map;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Submitting a job: the request is checked ({@link Submission}) and recorded as a pending job
@@ -25,17 +31,72 @@ public final class Submitting {
      * submitter's environment recorded with it, in the same transaction.
      */
     public long submit(SubmitRequest request) {
-        JobSpec spec = Submission.spec(request, engine.nodes());
-        Map<String, String> environment = mayRunHere(spec) ? request.submitterEnvironment() : null;
+        return submitAll(request).cells().get(0).id();
+    }
+
+    /**
+     * Records the jobs of a submit (one, or an array's cells) in one transaction, and returns
+     * them. Inside that transaction: a cell whose key a pending, running or completed job holds
+     * is that job (a failed or cancelled one does not count: the cell is submitted again); a
+     * submit whose {@code --op-id} already stored jobs returns those; an array's cap is set on
+     * its group. So concurrent submits of one key or one operation store one job.
+     */
+    public Submitted submitAll(SubmitRequest request) {
+        Submission.Cells cells = Submission.cells(request, engine.nodes());
         JobStore jobs = new JobStore(engine.database());
+        GroupStore groups = new GroupStore(engine.database());
+        OperationStore operations = new OperationStore(engine.database());
         SubmitEnvironments environments = new SubmitEnvironments(engine.database());
-        return engine.database().write("submit job " + spec.name(), conn -> {
-            long id = jobs.insert(conn, spec, request.priority(), request.note(), engine.clock().instant());
-            if (environment != null) {
-                environments.record(conn, id, environment);
+        String opId = request.sweep().opId();
+        String what = cells.specs().size() == 1 ? "submit job " + cells.specs().get(0).name()
+                : "submit " + cells.specs().size() + " jobs of group " + cells.group();
+        return engine.database().write(what, conn -> {
+            Instant now = engine.clock().instant();
+            if (opId != null) {
+                List<Long> earlier = operations.find(conn, opId).map(OperationStore.Operation::jobIds).orElse(List.of());
+                if (!earlier.isEmpty()) {
+                    return earlier(jobs, earlier, cells.group()).run(conn);
+                }
             }
-            return id;
+            List<Submitted.Cell> stored = new ArrayList<>(cells.specs().size());
+            for (JobSpec spec : cells.specs()) {
+                String key = spec.sweep().key();
+                Optional<GroupStore.KeyHolder> holder = key == null ? Optional.empty() : groups.findLiveKey(conn, key);
+                if (holder.isPresent()) {
+                    stored.add(new Submitted.Cell(holder.get().id(), spec.sweep().arrayIndex(), true,
+                            holder.get().state().key(), key));
+                    continue;
+                }
+                long id = jobs.insert(conn, spec, request.priority(), request.note(), now);
+                if (mayRunHere(spec) && request.submitterEnvironment() != null) {
+                    environments.record(conn, id, request.submitterEnvironment());
+                }
+                stored.add(new Submitted.Cell(id, spec.sweep().arrayIndex(), false, null, key));
+            }
+            if (cells.cap() != null) {
+                groups.setCap(conn, cells.group(), cells.cap());
+            }
+            if (opId != null) {
+                operations.recordJobs(conn, opId, stored.stream().map(Submitted.Cell::id).toList());
+            }
+            return new Submitted(stored, cells.group());
         });
+    }
+
+    /** The jobs an earlier run of the same operation stored (those since purged are left out). */
+    private static SqlWork<Submitted> earlier(JobStore jobs, List<Long> ids, String group) {
+        return conn -> {
+        List<Submitted.Cell> cells = new ArrayList<>();
+        for (long id : ids) {
+            jobs.findJob(conn, id).ifPresent(job -> cells.add(new Submitted.Cell(id, job.job().spec().sweep().arrayIndex(),
+                    true, job.job().state().key(), job.job().spec().sweep().key())));
+        }
+        if (cells.isEmpty()) {
+            throw new dev.nvidb.error.UsageException("the jobs this operation submitted (" + ids + ") were purged",
+                    "submit again with another --op-id");
+        }
+        return new Submitted(cells, group);
+        };
     }
 
     /** Whether the queue has a local node and the job is not bound to another node. */

@@ -22,6 +22,11 @@ final class PendingReasons {
         this.policy = policy;
     }
 
+    /** A job of an array whose cap is reached. */
+    static String groupCap(String group, int running, int cap) {
+        return "group " + group + " has " + running + " of " + cap + " jobs running (its array's cap)";
+    }
+
     static String held(Job job) {
         return "held: " + job.holdReason();
     }

@@ -20,6 +20,10 @@ final class PlanBuilder {
                 slots.stream().map(slot -> slot.gpu.uuid()).toList()));
     }
 
+    int placedCount() {
+        return placements.size();
+    }
+
     void pending(Job job, String reason) {
         pending.put(job.id(), reason);
     }

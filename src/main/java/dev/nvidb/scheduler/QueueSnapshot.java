@@ -14,10 +14,18 @@ import java.util.Map;
  * @param running          every running job (their reservations are charged; their deadlines checked)
  * @param dependencyStates states of jobs that pending jobs depend on and that are in neither
  *                         list (usually finished ones); an id found nowhere has been purged
+ * @param groupCaps        the most jobs of a group (an array with {@code %CAP}) that may run at once
  */
-public record QueueSnapshot(List<Job> pending, List<Job> running, Map<Long, JobState> dependencyStates) {
+public record QueueSnapshot(List<Job> pending, List<Job> running, Map<Long, JobState> dependencyStates,
+                            Map<String, Integer> groupCaps) {
+
+    /** A snapshot without group caps. */
+    public QueueSnapshot(List<Job> pending, List<Job> running, Map<Long, JobState> dependencyStates) {
+        this(pending, running, dependencyStates, Map.of());
+    }
 
     public QueueSnapshot {
+        groupCaps = Map.copyOf(groupCaps);
         pending = List.copyOf(pending);
         running = List.copyOf(running);
         dependencyStates = Map.copyOf(dependencyStates);

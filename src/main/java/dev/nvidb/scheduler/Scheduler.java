@@ -30,6 +30,9 @@ public final class Scheduler {
     private final PendingReasons reasons;
     private final PlanBuilder plan = new PlanBuilder();
     private final GpuPlacement gpuPlacement;
+    private final java.util.Map<String, Integer> caps;
+    /** Running jobs per capped group, placements of this plan included. */
+    private final java.util.Map<String, Integer> runningInGroup = new java.util.HashMap<>();
 
     private Scheduler(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy) {
         this.policy = policy;
@@ -38,6 +41,13 @@ public final class Scheduler {
         this.feasibility = new Feasibility(policy);
         this.reasons = new PendingReasons(policy);
         this.gpuPlacement = new GpuPlacement(cluster, policy, plan);
+        this.caps = queue.groupCaps();
+        for (Job job : queue.running()) {
+            String group = job.spec().sweep().group();
+            if (group != null && caps.containsKey(group)) {
+                runningInGroup.merge(group, 1, Integer::sum);
+            }
+        }
     }
 
     /**
@@ -86,14 +96,31 @@ public final class Scheduler {
             plan.unschedulable(job, never.get());
         } else if (verdict.kind() == Dependencies.Verdict.Kind.WAITING) {
             plan.pending(job, verdict.reason());
+        } else if (atCap(job)) {
+            String group = job.spec().sweep().group();
+            plan.pending(job, PendingReasons.groupCap(group, runningInGroup.get(group), caps.get(group)));
         } else if (candidates.isEmpty()) {
             plan.pending(job, job.spec().node() != null
                     ? PendingReasons.notAQueueNode(job.spec().node()) : PendingReasons.noNodes());
-        } else if (job.spec().cpuOnly()) {
-            placeCpuJob(job, candidates);
         } else {
-            gpuPlacement.decide(job, feasibility.feasible(job.spec(), candidates));
+            int before = plan.placedCount();
+            if (job.spec().cpuOnly()) {
+                placeCpuJob(job, candidates);
+            } else {
+                gpuPlacement.decide(job, feasibility.feasible(job.spec(), candidates));
+            }
+            String group = job.spec().sweep().group();
+            if (plan.placedCount() > before && group != null && caps.containsKey(group)) {
+                runningInGroup.merge(group, 1, Integer::sum);
+            }
         }
+    }
+
+    /** Whether the job's group already runs as many jobs as its cap allows. */
+    private boolean atCap(Job job) {
+        String group = job.spec().sweep().group();
+        Integer cap = group == null ? null : caps.get(group);
+        return cap != null && runningInGroup.getOrDefault(group, 0) >= cap;
     }
 
     private void placeCpuJob(Job job, List<ClusterNode> candidates) {

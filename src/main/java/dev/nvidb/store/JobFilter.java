@@ -11,8 +11,14 @@ import java.util.Set;
  * @param states jobs in any of these states; empty for every state
  * @param node   jobs whose current or last attempt is on this node, or null for all
  * @param limit  keep only the newest this many, or null
+ * @param group  only jobs of this group, or null for all
  */
-public record JobFilter(Set<JobState> states, String node, Integer limit) {
+public record JobFilter(Set<JobState> states, String node, Integer limit, String group) {
+
+    /** Jobs of any group. */
+    public JobFilter(Set<JobState> states, String node, Integer limit) {
+        this(states, node, limit, null);
+    }
 
     public JobFilter {
         states = states.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(states));
@@ -37,10 +43,14 @@ public record JobFilter(Set<JobState> states, String node, Integer limit) {
     }
 
     public JobFilter onNode(String name) {
-        return new JobFilter(states, name, limit);
+        return new JobFilter(states, name, limit, group);
     }
 
     public JobFilter newest(int count) {
-        return new JobFilter(states, node, count);
+        return new JobFilter(states, node, count, group);
+    }
+
+    public JobFilter inGroup(String name) {
+        return new JobFilter(states, node, limit, name);
     }
 }

@@ -9,6 +9,7 @@ import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.JobState;
 import dev.nvidb.model.JobStatus;
+import dev.nvidb.model.Sweep;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -34,8 +35,8 @@ public final class JobStore {
 
     private static final String INSERT = """
             INSERT INTO jobs (name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries,
-                              tags, submitter, state, priority, created_at, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING id
+                              tags, submitter, state, priority, created_at, note, job_key, group_name, array_index)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) RETURNING id
             """;
     /** Inserts nothing when the job depended on does not exist. */
     private static final String INSERT_DEPENDENCY = """
@@ -45,14 +46,15 @@ public final class JobStore {
             id, name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries, tags, submitter,
             state, priority, created_at, started_at, finished_at, node, gpu_ids, gpu_uuids, attempt, launch_token,
             job_dir, pid, pgid, proc_start_time, boot_id, exit_code, last_error, note, progress, result,
-            hold_reason, unverified_since, measured_mb, launch_failures
+            hold_reason, unverified_since, measured_mb, launch_failures, job_key, group_name, array_index
             """;
     private static final String FIND = "SELECT " + COLUMNS + " FROM jobs WHERE id = ?";
     private static final String LIST_ALL = "SELECT " + COLUMNS + """
-             FROM jobs WHERE (? IS NULL OR node = ?) ORDER BY id DESC LIMIT ?
+             FROM jobs WHERE (? IS NULL OR node = ?) AND (? IS NULL OR group_name = ?) ORDER BY id DESC LIMIT ?
             """;
     private static final String LIST_IN_STATES = "SELECT " + COLUMNS + """
              FROM jobs WHERE state IN (SELECT value FROM json_each(?)) AND (? IS NULL OR node = ?)
+              AND (? IS NULL OR group_name = ?)
             ORDER BY id DESC LIMIT ?
             """;
     private static final String DEPENDENCIES = """
@@ -109,7 +111,8 @@ public final class JobStore {
     public long insert(Connection connection, JobSpec spec, int priority, String note, Instant now) throws SQLException {
         long id = Columns.queryLong(connection, INSERT, spec.name(), spec.command(), spec.gpus(), spec.vramMb(),
                 spec.node(), spec.workdir(), JsonText.write(spec.environment()), spec.timeoutSeconds(),
-                spec.maxRetries(), JsonText.write(spec.tags()), spec.submitter(), priority, now, note);
+                spec.maxRetries(), JsonText.write(spec.tags()), spec.submitter(), priority, now, note,
+                spec.sweep().key(), spec.sweep().group(), spec.sweep().arrayIndex());
         for (Dependency dependency : spec.dependencies()) {
             if (Columns.update(connection, INSERT_DEPENDENCY, id, dependency.needsSuccess(), dependency.jobId()) == 0) {
                 throw new UsageException("job " + dependency.jobId() + " does not exist",
@@ -153,9 +156,10 @@ public final class JobStore {
         boolean byState = !filter.states().isEmpty();
         try (PreparedStatement statement = connection.prepareStatement(byState ? LIST_IN_STATES : LIST_ALL)) {
             if (byState) {
-                Columns.bind(statement, stateKeys(filter.states()), filter.node(), filter.node(), limit);
+                Columns.bind(statement, stateKeys(filter.states()), filter.node(), filter.node(), filter.group(),
+                        filter.group(), limit);
             } else {
-                Columns.bind(statement, filter.node(), filter.node(), limit);
+                Columns.bind(statement, filter.node(), filter.node(), filter.group(), filter.group(), limit);
             }
             List<StoredJob> jobs = withDependencies(connection, statement, tolerant);
             Collections.reverse(jobs);
@@ -243,7 +247,7 @@ public final class JobStore {
             JobSpec spec = job.spec();
             JobSpec full = new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(),
                     spec.workdir(), spec.environment(), dependencies, spec.timeoutSeconds(), spec.maxRetries(),
-                    spec.tags(), spec.submitter());
+                    spec.tags(), spec.submitter(), spec.sweep());
             return new StoredJob(job.withSpec(full), partial.jobDir(), partial.process(), partial.unverifiedSince(),
                     partial.measuredMb(), partial.launchFailures(), partial.damage());
         }
@@ -256,7 +260,9 @@ public final class JobStore {
                 rows.getLong("vram_mb"), rows.getString("node_request"), rows.getString("workdir"),
                 json(rows, "env", JsonText::readStringMap, Map.of(), damage), List.of(),
                 Columns.longOrNull(rows, "timeout_s"), rows.getInt("max_retries"),
-                json(rows, "tags", JsonText::readStrings, List.of(), damage), rows.getString("submitter"));
+                json(rows, "tags", JsonText::readStrings, List.of(), damage), rows.getString("submitter"),
+                new Sweep(rows.getString("group_name"), Columns.intOrNull(rows, "array_index"),
+                        rows.getString("job_key")));
         JobStatus status;
         try {
             status = status(rows, damage);

@@ -53,6 +53,10 @@ final class JsonText {
         return read(json, new TypeReference<List<Integer>>() { });
     }
 
+    static List<Long> readLongs(String json) {
+        return read(json, new TypeReference<List<Long>>() { });
+    }
+
     private static <T> T read(String json, TypeReference<T> type) {
         try {
             return MAPPER.readValue(json, type);

@@ -30,7 +30,9 @@ public final class Migrations {
             new Migration(3, "jobs.submit_env: the submitter's environment for local jobs; cancel_requests: cancels"
                     + " owed while a node does not answer", SchemaV3.DDL),
             new Migration(4, "alert_deliveries: claims, back-off and not-owed deliveries; notify_channels: where each"
-                    + " channel's delivery began", SchemaV4.DDL));
+                    + " channel's delivery began", SchemaV4.DDL),
+            new Migration(5, "jobs.job_key, group_name, array_index; job_groups: array caps and fail-fast holds;"
+                    + " op_ids: answers of --op-id", SchemaV5.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

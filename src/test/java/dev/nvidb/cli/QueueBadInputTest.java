@@ -57,6 +57,15 @@ class QueueBadInputTest {
                 Arguments.of("queue screen without a terminal", new String[] {"queue"}, "the queue screen needs a terminal"),
                 Arguments.of("queue tui without a terminal", new String[] {"queue", "tui"}, "the queue screen needs a terminal"),
                 Arguments.of("queue tui --json", new String[] {"queue", "tui", "--json"}, "the queue screen has no JSON form"),
+                Arguments.of("bad --array", new String[] {"job", "submit", "--array", "9-1", "--", "x"}, "--array 9-1: '9-1' ends before it starts"),
+                Arguments.of("huge --array", new String[] {"job", "submit", "--array", "0-20000", "--", "x"}, "more than 10000 cells"),
+                Arguments.of("bad --group", new String[] {"job", "submit", "--group", "a b", "--", "x"}, "group name 'a b' is not valid"),
+                Arguments.of("empty --key", new String[] {"job", "submit", "--key", "", "--", "x"}, "--key is empty"),
+                Arguments.of("bad --op-id", new String[] {"job", "submit", "--op-id", "a b", "--", "x"}, "--op-id 'a b' is not valid"),
+                Arguments.of("--op-id on a read", new String[] {"job", "ls", "--op-id", "x"}, "Unknown option"),
+                Arguments.of("release unknown group", new String[] {"queue", "release-group", "nope"}, "no group nope"),
+                Arguments.of("requeue --group without --failed", new String[] {"job", "requeue", "--group", "g"}, "job requeue --group needs --failed"),
+                Arguments.of("cancel without ids", new String[] {"job", "cancel"}, "no jobs given"),
                 Arguments.of("queue tui --refresh 0", new String[] {"queue", "tui", "--refresh", "0"}, "--refresh must be 1"));
     }
 

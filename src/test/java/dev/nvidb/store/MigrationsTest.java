@@ -142,6 +142,29 @@ class MigrationsTest {
         assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v3 database has the schema of a new one");
     }
 
+    /** v5 adds sweeps; a v4 job has no key, group or array cell, and the new tables start empty. */
+    @Test
+    void frozenV4DatabaseOpensAtTheCurrentSchemaWithItsJobsOutsideAnySweep() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(4));
+            execute(connection, """
+                    INSERT INTO jobs (name, command, gpus, vram_mb, state, created_at) VALUES ('old', 'true', 1, 512, 'pending', 1);
+                    PRAGMA user_version = 4;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
+            StoredJob job = new JobStore(database).getJob(1);
+            assertEquals(dev.nvidb.model.Sweep.NONE, job.job().spec().sweep());
+            assertEquals(List.of(), new GroupStore(database).listGroups());
+            assertTrue(database.read("read", conn -> new GroupStore(database).findLiveKey(conn, "k")).isEmpty());
+        }
+        Path fresh = dir.resolve("fresh.db");
+        Database.open(fresh).close();
+        assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v4 database has the schema of a new one");
+    }
+
     @Test
     void frozenV1DatabaseMigratesToTheCurrentSchemaKeepingItsRows() throws Exception {
         Path file = dir.resolve("queue.db");
