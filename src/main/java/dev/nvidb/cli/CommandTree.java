@@ -33,6 +33,7 @@ final class CommandTree {
                     leaf("submit", JobSubmitCommand.class),
                     leaf("ls", JobLsCommand.class),
                     leaf("show", JobShowCommand.class),
+                    leaf("why", JobWhyCommand.class),
                     leaf("logs", JobLogsCommand.class),
                     leaf("wait", JobWaitCommand.class),
                     leaf("cancel", JobChangeCommand.Cancel.class),

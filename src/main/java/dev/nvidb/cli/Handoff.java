@@ -144,7 +144,8 @@ final class Handoff {
 
     private static boolean handed(String group, String verb) {
         if (group.equals("job")) {
-            return verb.equals("submit") || verb.equals("ls") || verb.equals("show") || verb.equals("cancel")
+            return verb.equals("submit") || verb.equals("ls") || verb.equals("show") || verb.equals("why")
+                    || verb.equals("cancel")
                     || verb.equals("result");
         }
         if (group.equals("queue")) {

@@ -1,7 +1,9 @@
 package dev.nvidb.engine;
 
 import dev.nvidb.store.Database;
+import dev.nvidb.store.JobStore;
 import dev.nvidb.store.MetaStore;
+import dev.nvidb.store.NodeStore;
 import dev.nvidb.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,6 +63,17 @@ public final class QueueEngine implements AutoCloseable {
     /** Why each pending job waits, as the last scheduler pass said (by job id). */
     public Map<Long, String> pendingReasons() {
         return new PendingReasons(database).read();
+    }
+
+    /**
+     * What the scheduler would plan with now if every node answered as it last did: the queue,
+     * each node's last stored answer (a node whose last probe failed as not answering), the
+     * policy. Contacts no node ({@code job why}).
+     */
+    public PlanningInput storedPlanningInput() {
+        return database.read("read the queue for planning", PlanningInput.read(JobStore.tolerant(database),
+                new NodeStore(database), new dev.nvidb.store.GroupStore(database), nodes, settings,
+                PlanningInput::lastStoredAnswer));
     }
 
     /**

@@ -1,20 +1,14 @@
 package dev.nvidb.engine;
 
-import dev.nvidb.agent.AgentReplyParser;
 import dev.nvidb.agent.AgentRequest;
 import dev.nvidb.agent.JobQuery;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.model.JobState;
-import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeAnswer;
 import dev.nvidb.node.ProbeRound;
-import dev.nvidb.scheduler.NodeCapacity;
 import dev.nvidb.scheduler.Plan;
-import dev.nvidb.scheduler.PlacementMode;
-import dev.nvidb.scheduler.QueueSnapshot;
 import dev.nvidb.scheduler.Scheduler;
-import dev.nvidb.scheduler.SchedulingPolicy;
 import dev.nvidb.store.AlertStore;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.GroupStore;
@@ -279,95 +273,23 @@ final class Tick {
 
     private Planned plan(Map<String, NodeAnswer> answers, Instant now) {
         return database.read("plan", conn -> {
-            List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
-            List<StoredJob> running = active.stream().filter(job -> job.job().state() == JobState.RUNNING).toList();
-            Map<String, String> heldGroups = new HashMap<>();
-            Map<String, Integer> caps = new HashMap<>();
-            for (GroupStore.GroupRow group : new GroupStore(database).listGroups(conn)) {
-                if (group.heldReason() != null) {
-                    heldGroups.put(group.name(), group.heldReason());
-                }
-                if (group.maxRunning() != null) {
-                    caps.put(group.name(), group.maxRunning());
-                }
-            }
-            List<dev.nvidb.model.Job> pending = active.stream().filter(job -> job.damage() == null)
-                    .map(StoredJob::job).filter(job -> job.state() == JobState.PENDING)
-                    .map(job -> heldByGroup(job, heldGroups)).toList();
-            Set<Long> wanted = new HashSet<>();
-            pending.forEach(job -> job.spec().dependencies().forEach(d -> wanted.add(d.jobId())));
-            Map<Long, JobState> dependencyStates = new HashMap<>(jobs.statesOf(conn, wanted));
-            QueueSnapshot queue = new QueueSnapshot(pending, running.stream().map(StoredJob::job).toList(),
-                    dependencyStates, caps);
-            Map<String, NodeRecord> records = nodeStore.listNodes(conn).stream()
-                    .collect(Collectors.toMap(NodeRecord::name, Function.identity()));
-            List<NodeCapacity> capacities = new ArrayList<>();
-            List<String> ignored = new ArrayList<>();
-            for (String name : nodes.names()) {
-                NodeRecord record = records.get(name);
-                if (record != null && record.ignored()) {
-                    ignored.add(name);
-                    continue;
-                }
-                capacities.add(capacity(name, answers.get(name), record, running));
-            }
-            Plan plan = Scheduler.plan(queue, capacities, policy(), now);
-            Map<Long, dev.nvidb.model.Job> seen = new HashMap<>();
-            active.forEach(job -> seen.put(job.id(), job.job()));
-            return new Planned(capacities.isEmpty() && !ignored.isEmpty() ? allIgnored(plan, ignored) : plan, seen);
+            PlanningInput input = PlanningInput.read(jobs, nodeStore, new GroupStore(database), nodes, settings,
+                    (name, record) -> {
+                        NodeAnswer answer = answers.get(name);
+                        return answer != null && answer.answered() && answer.reply().agentAnswered() ? answer.reply() : null;
+                    }).run(conn);
+            Plan plan = Scheduler.plan(input.queue(), input.nodes(), input.policy(), now);
+            return new Planned(input.nodes().isEmpty() && !input.ignored().isEmpty()
+                    ? allIgnored(plan, input.ignored()) : plan, input.seen());
         });
-    }
-
-    /**
-     * A pending job of a group fail-fast held, as the planner sees it: held with the group's
-     * reason (a person's own hold on the job stays). Only the plan sees this; the row is unchanged.
-     */
-    private static dev.nvidb.model.Job heldByGroup(dev.nvidb.model.Job job, Map<String, String> heldGroups) {
-        String group = job.spec().sweep().group();
-        String reason = group == null ? null : heldGroups.get(group);
-        return reason == null || job.held() ? job : job.withStatus(new dev.nvidb.model.JobStatus.Pending(reason));
     }
 
     /** With every node ignored, "no queue nodes" would mislead: say which are ignored. */
     private static Plan allIgnored(Plan plan, List<String> ignored) {
-        String reason = "every queue node is ignored (" + String.join(", ", ignored)
-                + "); bring one back with 'nvidb queue unignore NODE'";
+        String reason = Scheduler.everyNodeIgnored(ignored);
         Map<Long, String> reasons = new HashMap<>();
         plan.pendingReasons().keySet().forEach(id -> reasons.put(id, reason));
         return new Plan(plan.placements(), reasons, plan.unschedulable(), plan.dependencyFailed(), plan.timedOut());
-    }
-
-    private NodeCapacity capacity(String name, NodeAnswer answer, NodeRecord record, List<StoredJob> running) {
-        NodeCapacity capacity;
-        if (answer != null && answer.answered() && answer.reply().agentAnswered()) {
-            List<StoredJob> here = running.stream().filter(job -> job.job().assignment().node().equals(name)).toList();
-            capacity = Capacities.answered(name, answer.reply(), here);
-        } else {
-            capacity = Capacities.notAnswering(name, lastKnown(name, record));
-        }
-        if (record != null && record.drained()) {
-            capacity = capacity.asDrained();
-        }
-        List<Integer> allowed = nodes.allowedGpus(name);
-        return allowed == null ? capacity : capacity.withGpuAllowlist(allowed);
-    }
-
-    private static NodeSnapshot lastKnown(String name, NodeRecord record) {
-        if (record == null || record.lastProbe() == null) {
-            return null;
-        }
-        try {
-            return AgentReplyParser.parseJson(name, record.lastProbe(), "");
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    private SchedulingPolicy policy() {
-        QueueConfig queue = settings.queue();
-        PlacementMode mode = queue.placement() == dev.nvidb.config.PlacementPolicy.PACK
-                ? PlacementMode.PACK : PlacementMode.SPREAD;
-        return new SchedulingPolicy(queue.headroomMb(), mode, queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode());
     }
 
     private static List<String> answered(Map<String, NodeAnswer> answers) {

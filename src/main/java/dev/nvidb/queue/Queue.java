@@ -22,7 +22,8 @@ import java.util.function.Supplier;
 /**
  * One opened queue and its use cases, one family per class: {@link #submitting()},
  * {@link #control()} (cancel, requeue, priority, note, result, purge), {@link #waiting()},
- * {@link #logs()}, {@link #nodeAdmin()}, {@link #reading()} (jobs, status, events, alerts) and
+ * {@link #logs()}, {@link #nodeAdmin()}, {@link #reading()} (jobs, status, events, alerts),
+ * {@link #explaining()} ({@code job why}) and
  * {@link #ticking()}. This is the API every front end calls (the CLI now; the daemon, the remote
  * client and the TUIs later), and nothing below it: the answers are view records of this package.
  */
@@ -95,6 +96,11 @@ public final class Queue implements AutoCloseable {
 
     public StatusReading reading() {
         return new StatusReading(engine);
+    }
+
+    /** {@code job why}: why a pending job waits, and where it would fit first. */
+    public Explaining explaining() {
+        return new Explaining(engine, reading());
     }
 
     public Waiting waiting() {

@@ -51,6 +51,11 @@ final class Cluster {
         capacityVersion++;
     }
 
+    /** Every node, in input order. */
+    List<ClusterNode> nodes() {
+        return nodes;
+    }
+
     long capacityVersion() {
         return capacityVersion;
     }

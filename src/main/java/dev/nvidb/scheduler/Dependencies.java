@@ -50,6 +50,30 @@ final class Dependencies {
         return unfinished.isEmpty() ? MET : new Verdict(Verdict.Kind.WAITING, waitingReason(unfinished));
     }
 
+    /**
+     * Each dependency of the job on its own, in the listed order, judged as {@link #check} judges
+     * them: met, waiting (with the state it waits on), or failed for good.
+     */
+    List<Explanation.DependencyCheck> details(Job job) {
+        List<Explanation.DependencyCheck> checks = new ArrayList<>();
+        for (Dependency dependency : job.spec().dependencies()) {
+            long id = dependency.jobId();
+            JobState state = states.get(id);
+            Job waiting = pending.get(id);
+            boolean held = waiting != null && waiting.held();
+            Explanation.DependencyVerdict verdict;
+            if (failedDependency(dependency, new HashSet<>(Set.of(job.id()))).isPresent()) {
+                verdict = Explanation.DependencyVerdict.FAILED;
+            } else if (state != null && !state.finished()) {
+                verdict = Explanation.DependencyVerdict.WAITING;
+            } else {
+                verdict = Explanation.DependencyVerdict.MET;
+            }
+            checks.add(new Explanation.DependencyCheck(id, dependency.needsSuccess(), state, held, verdict));
+        }
+        return checks;
+    }
+
     /** "dependency 12 not finished (running)", or "dependencies 12 (running), 13 (pending) not finished". */
     private static String waitingReason(List<String> unfinished) {
         if (unfinished.size() == 1) {

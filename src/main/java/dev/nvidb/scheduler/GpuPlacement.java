@@ -25,6 +25,8 @@ final class GpuPlacement {
     private final Set<Demand> noRoomAtAll = new HashSet<>();
     private final Map<Demand, CachedReason> waits = new HashMap<>();
     private final Map<Demand, Blocked> blocked = new HashMap<>();
+    /** What the last {@link #decide} did, for {@link Explainer}: the same decision, not a second opinion. */
+    Decision last;
 
     GpuPlacement(Cluster cluster, SchedulingPolicy policy, PlanBuilder plan) {
         this.cluster = cluster;
@@ -39,6 +41,7 @@ final class GpuPlacement {
         Nodes nodes = nodesByDemand.computeIfAbsent(demand, key -> Nodes.split(feasible));
         if (nodes.usable.isEmpty()) {
             plan.pending(job, PendingReasons.unavailable(feasible));
+            last = new Decision(Decision.Kind.UNAVAILABLE, List.of());
             return;
         }
         Optional<List<GpuSlot>> chosen = noRoomBesideKept.contains(demand)
@@ -46,17 +49,20 @@ final class GpuPlacement {
         if (chosen.isPresent()) {
             cluster.take(chosen.get(), demand.vramMb());
             plan.place(job, chosen.get().get(0).node.name(), chosen.get());
+            last = new Decision(Decision.Kind.PLACED, chosen.get());
             return;
         }
         noRoomBesideKept.add(demand);
         Optional<List<GpuSlot>> blockedBy = noRoomAtAll.contains(demand) ? Optional.empty() : blockedBy(demand, job);
         if (blockedBy.isPresent()) {
             plan.pending(job, PendingReasons.behind(job, blockedBy.get()));
+            last = new Decision(Decision.Kind.BEHIND, blockedBy.get());
             return;
         }
         noRoomAtAll.add(demand);
         plan.pending(job, capacityReason(job, demand, nodes));
         picker.keep(job, nodes.usable);
+        last = new Decision(Decision.Kind.WAITING, List.of());
     }
 
     /** Where the job would fit if no GPU were kept; reused while neither budgets nor keeps change. */
@@ -78,6 +84,17 @@ final class GpuPlacement {
         String reason = reasons.gpuWait(job.spec(), nodes.usable, nodes.elsewhere);
         waits.put(demand, new CachedReason(cluster.capacityVersion(), reason));
         return reason;
+    }
+
+    /**
+     * How a GPU job that was ready was decided: placed on {@code slots}; no node that could hold it
+     * takes jobs; behind an earlier job ({@code slots}: where it would fit but for the GPUs kept);
+     * or waiting for capacity (keeping GPUs, which carry it in {@link GpuSlot#keptFor}).
+     */
+    record Decision(Kind kind, List<GpuSlot> slots) {
+
+        /** The four ways a ready GPU job is decided. */
+        enum Kind { PLACED, UNAVAILABLE, BEHIND, WAITING }
     }
 
     /** A demand's feasible nodes, split into those taking jobs now and the rest. */

@@ -12,6 +12,8 @@ final class GpuSlot {
     final GpuCapacity gpu;
     /** True when new jobs may go here: node takes jobs, GPU allowlisted, state known. */
     final boolean target;
+    /** The budget the probe gave this GPU before this plan charged anything, or null when its state is unknown. */
+    final GpuBudget budget;
     long freeMb;
     int jobCount;
     /** The earlier job that could not fit anywhere and keeps this GPU, or null. */
@@ -21,6 +23,7 @@ final class GpuSlot {
         this.node = node;
         this.gpu = gpu;
         this.target = budget != null && node.capacity.takesJobs() && node.capacity.allows(gpu.index());
+        this.budget = budget;
         this.freeMb = budget == null ? 0 : budget.freeMb();
         this.jobCount = budget == null ? 0 : budget.jobCount();
     }

@@ -24,17 +24,17 @@ public final class Scheduler {
             .thenComparingLong(Job::id);
 
     private final SchedulingPolicy policy;
-    private final Cluster cluster;
+    final Cluster cluster;
     private final Dependencies dependencies;
-    private final Feasibility feasibility;
+    final Feasibility feasibility;
     private final PendingReasons reasons;
-    private final PlanBuilder plan = new PlanBuilder();
-    private final GpuPlacement gpuPlacement;
+    final PlanBuilder plan = new PlanBuilder();
+    final GpuPlacement gpuPlacement;
     private final java.util.Map<String, Integer> caps;
     /** Running jobs per capped group, placements of this plan included. */
     private final java.util.Map<String, Integer> runningInGroup = new java.util.HashMap<>();
 
-    private Scheduler(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy) {
+    Scheduler(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy) {
         this.policy = policy;
         this.cluster = new Cluster(nodes, queue.running(), policy.headroomMb());
         this.dependencies = new Dependencies(queue);
@@ -80,7 +80,16 @@ public final class Scheduler {
                 && java.time.Duration.between(running.startedAt(), now).compareTo(java.time.Duration.ofSeconds(timeout)) >= 0;
     }
 
-    private void decide(Job job) {
+    /**
+     * The reason every pending job gets when the queue has nodes but all of them are ignored
+     * ({@code queue ignore}): "no queue nodes" would mislead.
+     */
+    public static String everyNodeIgnored(List<String> ignored) {
+        return "every queue node is ignored (" + String.join(", ", ignored)
+                + "); bring one back with 'nvidb queue unignore NODE'";
+    }
+
+    void decide(Job job) {
         if (job.held()) {
             plan.pending(job, PendingReasons.held(job));
             return;
