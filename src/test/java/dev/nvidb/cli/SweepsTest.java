@@ -161,16 +161,12 @@ class SweepsTest {
         assertEquals(6, jobCount());
     }
 
+    /** A 1,000-cell array is one command and one transaction: every cell stored, one id per line. (Its speed is bench/array-submit.sh's.) */
     @Test
-    void aThousandCellArrayIsStoredInOneGoWellUnderASecond() throws Exception {
-        run("job", "ls", "--no-tick"); // the database exists: the figure is the submit's
-        long start = System.nanoTime();
+    void aThousandCellArrayIsStoredByOneCommand() throws Exception {
         CliRun array = run("job", "submit", "--no-tick", "--gpus", "0", "--array", "0-999%8", "--", "echo {}");
-        long millis = (System.nanoTime() - start) / 1_000_000;
         assertEquals(0, array.exitCode(), array.stderr());
         assertEquals(1000, array.stdout().lines().count());
-        System.err.println("1,000-cell array submitted in-process in " + millis + " ms");
-        assertTrue(millis < 5_000, "1,000 cells took " + millis + " ms");
         assertEquals(1000, jobCount());
     }
 
