@@ -101,8 +101,10 @@ final class Handoff {
         }
         Relay relay = new Relay(channel, out, err);
         // From before the line is sent: a Ctrl-C before the line is confirmed makes sure it runs
-        // nowhere (130); after, it waits for the daemon's answer.
+        // nowhere (130); after, it waits for the daemon's answer. The daemon has ACCEPT_TIMEOUT_MS
+        // from here to accept it.
         relay.installSignalAnswer();
+        relay.startWatchdog();
         try {
             channel.connect(UnixDomainSocketAddress.of(socket.getPath()));
             write(channel, request);
@@ -251,7 +253,11 @@ final class Handoff {
             this.err = err;
         }
 
-        int run() {
+        /**
+         * Gives the daemon {@link #ACCEPT_TIMEOUT_MS} to accept the line; then this process stops
+         * waiting (and runs the line itself). The thread ends once the line is accepted.
+         */
+        void startWatchdog() {
             Thread watchdog = new Thread("handoff-accept") {
                 @Override
                 public void run() {
@@ -274,6 +280,9 @@ final class Handoff {
             };
             watchdog.setDaemon(true);
             watchdog.start();
+        }
+
+        int run() {
             ByteBuffer header = ByteBuffer.allocate(5);
             try {
                 while (true) {

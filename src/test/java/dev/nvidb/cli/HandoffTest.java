@@ -251,6 +251,12 @@ class HandoffTest {
                     assertTrue(System.nanoTime() < deadline && process.isAlive(), "the client never reached the daemon");
                     Thread.sleep(20); // a poll with a deadline
                 }
+                // The client's watchdog (running since before it connected) ends once the daemon
+                // accepted and the client confirmed: from then on the line is the daemon's.
+                while (threadNames(process.pid()).contains("handoff-accept")) {
+                    assertTrue(System.nanoTime() < deadline && process.isAlive(), "the line was never confirmed");
+                    Thread.sleep(20); // a poll with a deadline
+                }
                 new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor();
                 // The client's JVM runs its shutdown hooks; the handoff's is the one that waits for the answer.
                 while (!threadNames(process.pid()).contains("handoff-answer")) {

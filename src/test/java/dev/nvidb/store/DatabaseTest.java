@@ -43,8 +43,8 @@ class DatabaseTest {
                 }
                 return names;
             });
-            assertEquals(List.of("alert_deliveries", "alerts", "cancel_requests", "events", "job_dependencies", "jobs", "lease", "meta",
-                    "nodes", "notify_channels", "pending_reaps"), tables);
+            assertEquals(List.of("alert_deliveries", "alerts", "cancel_requests", "events", "job_dependencies", "job_groups",
+                    "jobs", "lease", "meta", "nodes", "notify_channels", "op_ids", "pending_reaps"), tables);
             assertEquals("wal", pragma(database, "journal_mode"));
             assertEquals("1", pragma(database, "foreign_keys"));
             assertEquals("1", pragma(database, "synchronous"));
@@ -69,15 +69,15 @@ class DatabaseTest {
         try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("CREATE TABLE future (x)");
-            statement.executeUpdate("PRAGMA user_version = 5");
+            statement.executeUpdate("PRAGMA user_version = " + (Migrations.CURRENT_VERSION + 1));
         }
         StoreException error = assertThrows(StoreException.class, () -> Database.open(file));
-        assertEquals("queue.db was written by a newer nvidb (schema 5, this build knows "
-                + Migrations.CURRENT_VERSION + "); upgrade nvidb", error.getMessage());
+        assertEquals("queue.db was written by a newer nvidb (schema " + (Migrations.CURRENT_VERSION + 1)
+                + ", this build knows " + Migrations.CURRENT_VERSION + "); upgrade nvidb", error.getMessage());
         try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
-            assertEquals(5, rows.getInt(1));
+            assertEquals(Migrations.CURRENT_VERSION + 1, rows.getInt(1));
         }
     }
 
