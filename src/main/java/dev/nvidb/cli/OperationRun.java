@@ -66,7 +66,7 @@ final class OperationRun {
             return run.applyAsInt(context);
         }
         Operations.check(opId);
-        String command = leaf.commandSpec().qualifiedName() + " " + String.join(" ", withoutOpId(args));
+        String command = "nvidb " + String.join(" ", withoutOpId(args)); // the line as typed (it names its command)
         String digest = digest(leaf.commandSpec().qualifiedName(), withoutOpId(args),
                 context.environment().get("NVIDB_GROUP"));
         Operations.Begin begin;

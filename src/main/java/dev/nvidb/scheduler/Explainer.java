@@ -204,7 +204,7 @@ public final class Explainer {
             message = "not answering: no capacity until it answers again";
         } else if (capacity.drained()) {
             kind = NodeKind.DRAINED;
-            message = "drained: takes no new jobs ('nvidb queue undrain " + node.name() + "')";
+            message = "takes no new jobs ('nvidb queue resume " + node.name() + "')";
         } else if (spec.cpuOnly()) {
             int cpuJobs = cpuJobsBefore(node, fit);
             boolean room = policy.maxCpuJobsPerNode() == 0 || cpuJobs < policy.maxCpuJobsPerNode();
