@@ -11,12 +11,12 @@ import java.nio.file.Path;
  * Run with {@code -Dnvidb.golden.update=true} to rewrite the files after an intended change,
  * then review the diff: the golden files are the JSON contract.
  */
-final class Golden {
+public final class Golden {
 
     private Golden() {
     }
 
-    static void assertMatches(String name, String actual) throws IOException {
+    public static void assertMatches(String name, String actual) throws IOException {
         Path file = Path.of(System.getProperty("nvidb.project.dir", "."), "src/test/resources/golden", name);
         if (Boolean.getBoolean("nvidb.golden.update")) {
             Files.createDirectories(file.getParent());

@@ -57,7 +57,7 @@ class ExplainingTest {
     }
 
     @Test
-    void aJobBehindForeignProcessesSaysWhichGpuHasHowMuchFree() {
+    void aJobBehindForeignProcessesSaysWhichGpuHasHowMuchFree() throws java.io.IOException {
         try (FakeNodeQueue fixture = new FakeNodeQueue(dir.resolve("home"), dir.resolve("queue.db"))) {
             fixture.node.foreignProcess(0, 40960).foreignProcess(1, 30000);
             long id = submit(fixture, "fifty", 50 * 1024);
@@ -76,6 +76,9 @@ class ExplainingTest {
             assertEquals("short by 11113 MiB", gpu0.message());
             assertEquals("short by 153 MiB (kept for this job)", explanation.nodes().get(0).gpus().get(1).message());
             String shown = text(why);
+            dev.nvidb.output.Golden.assertMatches("job-why.txt", shown);
+            dev.nvidb.output.Golden.assertMatches("job-why.json", dev.nvidb.output.Json.write(dev.nvidb.output.JsonWhy.of(
+                    dev.nvidb.output.JsonJob.of(stored.job(), stored.pendingReason(), stored.unverifiedSince(), null), why)));
             assertTrue(shown.contains("       0   81559   40960       0   40087  short by 11113 MiB"), shown);
             assertTrue(shown.contains("would start: nowhere now; first on gpu1 GPU1 (kept for it), once 153 MiB more"),
                     shown);
