@@ -257,12 +257,15 @@ class HandoffTest {
                     assertTrue(System.nanoTime() < deadline && process.isAlive(), "the line was never confirmed");
                     Thread.sleep(20); // a poll with a deadline
                 }
+                // The daemon now waits on the lock, for at most its busy timeout (10 s): the signal and
+                // the look at the client's hook must fit in that, or the daemon's submit fails instead.
+                long lockBudget = System.nanoTime() + TimeUnit.SECONDS.toNanos(7);
                 new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor();
                 // The client's JVM runs its shutdown hooks; the handoff's is the one that waits for the answer.
                 while (!threadNames(process.pid()).contains("handoff-answer")) {
-                    assertTrue(System.nanoTime() < deadline, "no hook waits for the handed line's answer");
+                    assertTrue(System.nanoTime() < lockBudget, "no hook waits for the handed line's answer");
                     assertTrue(process.isAlive(), "the client ended without the handed line's answer");
-                    Thread.sleep(20); // a poll with a deadline
+                    Thread.sleep(10); // a poll with a deadline
                 }
                 assertTrue(process.isAlive(), "the client waits for the handed line's answer");
                 lock.createStatement().execute("COMMIT");
