@@ -47,7 +47,10 @@ public record JsonJob(
         List<String> tags,
         String group,
         Integer arrayIndex,
-        String key) {
+        String key,
+        String failureClass,
+        boolean exclusive,
+        int retryOom) {
 
     /**
      * @param job             the job
@@ -77,7 +80,9 @@ public record JsonJob(
                 job.lastError(), job.note(), job.progress(), raw, job.held(),
                 job.state() == dev.nvidb.model.JobState.PENDING ? reason : null, seconds(unverifiedSince), spec.node(),
                 jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags(),
-                spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key());
+                spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key(),
+                job.failureClass() == null ? null : job.failureClass().key(), spec.policy().exclusive(),
+                spec.policy().retryOom());
     }
 
     /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */

@@ -88,8 +88,7 @@ public final class Explainer {
     }
 
     private static JobSpec withoutDependencies(JobSpec spec) {
-        return new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(), spec.workdir(),
-                spec.environment(), List.of(), spec.timeoutSeconds(), spec.maxRetries(), spec.tags(), spec.submitter());
+        return spec.withDependencies(List.of());
     }
 
     private static Outcome outcome(Plan plan, long jobId) {
