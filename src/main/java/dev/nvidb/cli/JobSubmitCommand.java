@@ -227,6 +227,7 @@ final class JobSubmitCommand implements Callable<Integer> {
                     case "--priority" -> priority = Integer.parseInt(value);
                     case "--timeout" -> timeout = new NumberOption.Timeout().convert(value);
                     case "--retries" -> retries = new NumberOption.Count().convert(value);
+                    case "--retry-oom" -> retryOom = new NumberOption.RetryOom().convert(value);
                     case "--group" -> group = value;
                     case "--key" -> key = value;
                     case "--array" -> array = value;
