@@ -51,7 +51,7 @@ public final class JobTransitions {
                             launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
                             pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
                             result = NULL, unverified_since = NULL, measured_mb = NULL, failure_class = NULL
-            WHERE id = ? AND state = ? AND attempt = ? AND (? = 0 OR attempt <= max_retries)
+            WHERE id = ? AND state = ? AND attempt = ? AND (? = 0 OR attempt - oom_retries <= max_retries)
             """;
     /** An out-of-memory failure back to pending with more memory, while its OOM retries last. */
     private static final String OOM_RETRY = """
@@ -249,7 +249,8 @@ public final class JobTransitions {
 
     /**
      * A running job whose process vanished goes back to pending if it has retries left
-     * ({@code attempt <= max_retries}); false otherwise, and the caller marks it lost.
+     * ({@code attempt - oom_retries <= max_retries}: attempts that were OOM retries do not use up
+     * {@code --retries}); false otherwise, and the caller marks it lost.
      */
     public boolean retry(Connection connection, long jobId, int attempt, String reason, Instant now) throws SQLException {
         return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, true, false, now);

@@ -81,6 +81,28 @@ class FailuresOnFakeNodesTest {
     }
 
     @Test
+    void oomRetriesDoNotUseUpTheRetriesOfAVanishedProcess() {
+        try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
+            FakeNode node = cluster.node("node-a");
+            long id = cluster.submit("train", 1, 8_000, 1, new RunPolicy(false, 2));
+            cluster.tick();
+            node.exit(id, 1, null, OOM_LOG);
+            cluster.tick();
+            node.exit(id, 1, null, OOM_LOG);
+            cluster.tick();
+            assertEquals(3, cluster.job(id).attempt(), "two OOM retries");
+            node.vanish(id);
+            cluster.tick();
+            assertEquals(JobState.RUNNING, cluster.job(id).state(), "its one --retries is still there");
+            assertEquals(4, cluster.job(id).attempt());
+            node.vanish(id);
+            cluster.tick();
+            assertEquals(JobState.LOST, cluster.job(id).state());
+            assertEquals(FailureClass.LOST, cluster.job(id).failureClass());
+        }
+    }
+
+    @Test
     void otherFailuresAreClassifiedAndNotRetriedByRetryOom() {
         try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
             FakeNode node = cluster.node("node-a");
