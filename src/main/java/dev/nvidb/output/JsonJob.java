@@ -50,7 +50,8 @@ public record JsonJob(
         String key,
         String failureClass,
         boolean exclusive,
-        int retryOom) {
+        int retryOom,
+        int oomRetries) {
 
     /**
      * @param job             the job
@@ -65,6 +66,12 @@ public record JsonJob(
 
     /** The job with where its current attempt lives on its node. */
     public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result, String jobDir) {
+        return of(job, pendingReason, unverifiedSince, result, jobDir, 0);
+    }
+
+    /** The job with where its current attempt lives, and how many of its OOM retries were used. */
+    public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result, String jobDir,
+                             int oomRetries) {
         // The stored result is validated JSON text: it is copied into the document as it is,
         // not parsed and written again (a list of a thousand jobs would pay that a thousand times).
         String raw = result == null ? null : result instanceof String text ? text : Json.compact(result);
@@ -82,7 +89,7 @@ public record JsonJob(
                 jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags(),
                 spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key(),
                 job.failureClass() == null ? null : job.failureClass().key(), spec.policy().exclusive(),
-                spec.policy().retryOom());
+                spec.policy().retryOom(), oomRetries);
     }
 
     /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */

@@ -252,7 +252,7 @@ public final class JobStore {
             JobSpec spec = job.spec();
             JobSpec full = spec.withDependencies(dependencies);
             return new StoredJob(job.withSpec(full), partial.jobDir(), partial.process(), partial.unverifiedSince(),
-                    partial.measuredMb(), partial.launchFailures(), partial.damage());
+                    partial.measuredMb(), partial.launchFailures(), partial.damage(), partial.oomRetries());
         }
     }
 
@@ -291,7 +291,8 @@ public final class JobStore {
                 Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
         return new Row(id, new StoredJob(job, rows.getString("job_dir"), process,
                 Columns.instant(rows, "unverified_since"), Columns.longOrNull(rows, "measured_mb"),
-                rows.getInt("launch_failures"), damage.isEmpty() ? null : String.join("; ", damage)));
+                rows.getInt("launch_failures"), damage.isEmpty() ? null : String.join("; ", damage),
+                rows.getInt("oom_retries")));
     }
 
     private static StoreException inconsistent(long id, RuntimeException e) {

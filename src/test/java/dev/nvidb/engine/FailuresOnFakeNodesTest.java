@@ -62,6 +62,7 @@ class FailuresOnFakeNodesTest {
             assertEquals(JobState.FAILED, failed.state());
             assertEquals(FailureClass.OOM, failed.failureClass());
             assertEquals(2, node.attempts(id).size(), "not retried again");
+            assertEquals(1, new dev.nvidb.store.JobStore(cluster.database).getJob(id).oomRetries());
             assertTrue(failed.lastError().startsWith("exited with status 1: out of memory (CUDA out of memory"),
                     failed.lastError());
             assertTrue(alert(cluster, "job_failed").message().endsWith("(failure class: oom)"));
