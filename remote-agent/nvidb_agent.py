@@ -667,6 +667,9 @@ def node_info(request):
 # starts: an attempt is started at most once, even when its directory is removed.
 
 LOG_TAIL_BYTES = 8192
+# How much of the end of each log of a job that exited non-zero is sent for the queue to look
+# for out-of-memory messages in (model.FailureClass.OOM_SCAN_BYTES).
+FAILURE_SCAN_BYTES = 16384
 LOG_READ_LIMIT = 1048576  # the most bytes one log read returns (before base64)
 PROGRESS_LIMIT = 500
 RESULT_LIMIT = 1048576
@@ -1089,7 +1092,7 @@ def collect_result(directory, report):
 def job_report(entry, status):
     report = {"id": entry.get("id"), "attempt": entry.get("attempt"), "status": status}
     for key in ("pid", "pgid", "start_ticks", "boot_id", "started_at", "exit_code",
-                "finished_at", "progress", "result", "result_error", "log_tail", "reason"):
+                "finished_at", "progress", "result", "result_error", "log_tail", "failure_log", "reason"):
         report[key] = None
     return report
 
@@ -1160,7 +1163,20 @@ def query_job(entry, tail_lines, ledger):
     if report["status"] == "vanished" or report["exit_code"] != 0:
         report["log_tail"] = (tail(os.path.join(directory, "stderr.log"), tail_lines)
                               or tail(os.path.join(directory, "stdout.log"), tail_lines))
+    if report["status"] == "exited" and report["exit_code"] != 0:
+        report["failure_log"] = failure_log(directory)
     return report
+
+
+def failure_log(directory):
+    """The last FAILURE_SCAN_BYTES of stderr.log, then of stdout.log, as text (None when both are
+    empty): where the queue looks for out-of-memory messages to classify the failure."""
+    parts = []
+    for name in ("stderr.log", "stdout.log"):
+        data, _ = read_end(os.path.join(directory, name), FAILURE_SCAN_BYTES)
+        if data:
+            parts.append(data.decode("utf-8", "replace"))
+    return "\n".join(parts) or None
 
 
 def launch_job(entry, request, job_umask, children):
@@ -1168,7 +1184,7 @@ def launch_job(entry, request, job_umask, children):
     a lock on the directory, and a launch the node already knows is adopted, never repeated."""
     report = job_report(entry, "failed")
     del report["exit_code"], report["finished_at"], report["progress"], report["result"]
-    del report["result_error"], report["log_tail"], report["reason"]
+    del report["result_error"], report["log_tail"], report["failure_log"], report["reason"]
     report["error"] = None
     directory = node_path(field(entry, "dir", str))
     token, script = field(entry, "token", str), field(entry, "script", str)

@@ -28,7 +28,7 @@ final class JobReplyParser {
             reports.add(new JobReport(job.path("id").asLong(), job.path("attempt").asInt(), status, wrapper(job),
                     integer(job, "exit_code"), instant(job, "finished_at"), text(job, "progress"),
                     result == null || result.isNull() ? null : result.toString(), text(job, "result_error"),
-                    text(job, "log_tail"), reason(job, status == JobReport.Status.ERROR)));
+                    text(job, "log_tail"), reason(job, status == JobReport.Status.ERROR), text(job, "failure_log")));
         }
         return reports;
     }

@@ -19,9 +19,20 @@ import java.util.Objects;
  * @param resultError why {@code result.json} could not be used (invalid JSON, too large), or null
  * @param logTail     the end of stderr (else stdout) of a job that exited non-zero or vanished, or null
  * @param reason      why the job is missing, vanished or in error, or null
+ * @param failureLog  the last 16 KiB of stderr and of stdout of a job that exited non-zero, where its
+ *                    failure class is looked for ({@code model.FailureClass}); null otherwise, and from an
+ *                    agent older than failure classes
  */
 public record JobReport(long id, int attempt, Status status, WrapperProcess wrapper, Integer exitCode,
-        Instant finishedAt, String progress, String result, String resultError, String logTail, String reason) {
+        Instant finishedAt, String progress, String result, String resultError, String logTail, String reason,
+        String failureLog) {
+
+    public JobReport(long id, int attempt, Status status, WrapperProcess wrapper, Integer exitCode,
+                     Instant finishedAt, String progress, String result, String resultError, String logTail,
+                     String reason) {
+        this(id, attempt, status, wrapper, exitCode, finishedAt, progress, result, resultError, logTail, reason,
+                null);
+    }
 
     /** Where an attempt stands on its node. */
     public enum Status {

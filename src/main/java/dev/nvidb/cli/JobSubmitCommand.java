@@ -64,6 +64,12 @@ final class JobSubmitCommand implements Callable<Integer> {
     Long timeout;
     @Option(names = "--retries", paramLabel = "N", converter = NumberOption.Count.class, description = "Start again up to N times if its process vanishes.")
     int retries;
+    @Option(names = "--retry-oom", paramLabel = "N", converter = NumberOption.RetryOom.class, description = "If it fails"
+            + " out of GPU memory, queue it again up to N times (0-10) with 1.25x its peak memory reserved.")
+    int retryOom;
+    @Option(names = "--exclusive", description = "Run only on GPUs with no other process at all, and keep every other"
+            + " job off them while it runs.")
+    boolean exclusive;
     @Option(names = "--tag", description = "A label (repeatable).")
     List<String> tags = new ArrayList<>();
     @Option(names = "--note", description = "Your note about the job.")
@@ -200,7 +206,8 @@ final class JobSubmitCommand implements Callable<Integer> {
         String groupName = group != null ? group : context.environment().get("NVIDB_GROUP");
         return new SubmitRequest(name, commandLine, gpus, vramMb, node, workdir, environment(), priority,
                 after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
-                submitEnvironment(), new dev.nvidb.queue.SweepRequest(groupName, key, array, operation.opId));
+                submitEnvironment(), new dev.nvidb.queue.SweepRequest(groupName, key, array, operation.opId),
+                new dev.nvidb.model.RunPolicy(exclusive, retryOom));
     }
 
     /** Applies the script's {@code #nvidb} lines to the options the command line did not give. */
@@ -220,6 +227,7 @@ final class JobSubmitCommand implements Callable<Integer> {
                     case "--priority" -> priority = Integer.parseInt(value);
                     case "--timeout" -> timeout = new NumberOption.Timeout().convert(value);
                     case "--retries" -> retries = new NumberOption.Count().convert(value);
+                    case "--retry-oom" -> retryOom = new NumberOption.RetryOom().convert(value);
                     case "--group" -> group = value;
                     case "--key" -> key = value;
                     case "--array" -> array = value;

@@ -92,6 +92,13 @@ abstract class NumberOption<T> implements ITypeConverter<T> {
         }
     }
 
+    /** OOM retries ({@code job submit --retry-oom}): 0 to {@link dev.nvidb.model.RunPolicy#MAX_RETRY_OOM}. */
+    static final class RetryOom extends NumberOption<Integer> {
+        RetryOom() {
+            super("a whole number", true, 0, dev.nvidb.model.RunPolicy.MAX_RETRY_OOM, Integer::parseInt);
+        }
+    }
+
     /** How many, at least one ({@code queue events -n}, {@code --up}, {@code --down}): 1 to a million. */
     static final class PositiveCount extends NumberOption<Integer> {
         PositiveCount() {

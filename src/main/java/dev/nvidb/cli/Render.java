@@ -17,7 +17,7 @@ final class Render {
 
     static JsonJob json(JobView view) {
         return JsonJob.of(view.job(), view.pendingReason(), view.unverifiedSince(), view.job().result(),
-                view.jobDir());
+                view.jobDir(), view.oomRetries());
     }
 
     static void submitted(Context context, boolean json, JobView view) {

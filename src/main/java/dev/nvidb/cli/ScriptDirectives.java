@@ -14,7 +14,7 @@ final class ScriptDirectives {
 
     /** The options a directive may give. */
     static final List<String> KNOWN = List.of("--name", "--gpus", "--vram", "--node", "--workdir", "--priority",
-            "--timeout", "--retries", "--group", "--key", "--array", "--tag", "--env");
+            "--timeout", "--retries", "--retry-oom", "--group", "--key", "--array", "--tag", "--env");
 
     private static final String PREFIX = "#nvidb";
 

@@ -8,6 +8,7 @@ import dev.nvidb.agent.LaunchRequest;
 import dev.nvidb.agent.RunScript;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.error.NvidbException;
+import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.JobState;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeAnswer;
@@ -180,7 +181,7 @@ final class Launches {
         try {
             database.write("fail job " + id, conn -> {
                 if (transitions.finish(conn, id, new Expected(JobState.RUNNING, attempt), JobState.FAILED, null, why,
-                        now)) {
+                        FailureClass.LAUNCH, now)) {
                     alerts.jobFailed(id, attempt, node, "job " + id + " (" + launch.job().spec().name() + ") " + why,
                             null, now).run(conn);
                 }

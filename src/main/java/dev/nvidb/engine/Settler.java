@@ -4,8 +4,10 @@ import dev.nvidb.agent.JobReport;
 import dev.nvidb.agent.KillReport;
 import dev.nvidb.agent.ProbeReply;
 import dev.nvidb.agent.WrapperProcess;
+import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.RunPolicy;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.Expected;
 import dev.nvidb.store.JobAnnotations;
@@ -61,7 +63,7 @@ final class Settler {
             switch (report.status()) {
                 case RUNNING -> running(node, stored, report, measured.get(stored.id()),
                         Capacities.wrongGpus(reply, stored), now);
-                case EXITED -> ended.add(exited(node, stored, report, now));
+                case EXITED -> ended.add(exited(node, stored, report, measured.get(stored.id()), now));
                 case VANISHED -> ended.add(vanished(node, stored, report, now));
                 case MISSING -> relaunch.add(stored);
                 case ERROR -> { }
@@ -130,9 +132,11 @@ final class Settler {
         });
     }
 
-    private long exited(String node, StoredJob stored, JobReport report, Instant now) {
+    private long exited(String node, StoredJob stored, JobReport report, Long measuredNow, Instant now) {
         Job job = stored.job();
         boolean success = report.exitCode() != null && report.exitCode() == 0;
+        String log = report.failureLog() != null ? report.failureLog() : report.logTail();
+        FailureClass failureClass = success ? null : FailureClass.ofExit(report.exitCode(), log);
         database.write("finish job " + job.id(), conn -> {
             adopt(stored, report, now).run(conn);
             if (report.progress() != null) {
@@ -141,13 +145,18 @@ final class Settler {
             if (report.result() != null) {
                 annotations.setAttemptResult(conn, job.id(), job.attempt(), report.result());
             }
-            String error = !success ? "exited with status " + report.exitCode()
+            String error = !success ? failedError(report.exitCode(), failureClass, log)
                     : report.resultError() != null ? "result.json not collected: " + report.resultError() : null;
+            if (failureClass == FailureClass.OOM && retryOom(node, stored, measuredNow, error, now).run(conn)) {
+                return null;
+            }
             JobState to = success ? JobState.COMPLETED : JobState.FAILED;
-            boolean finished = transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error, now);
+            boolean finished = transitions.finish(conn, job.id(), Expected.of(job), to, report.exitCode(), error,
+                    failureClass, now);
             if (finished && !success) {
                 alerts.jobFailed(job.id(), job.attempt(), node, "job " + job.id() + " (" + job.spec().name() + ") "
-                        + error + " on " + node, report.logTail(), now).run(conn);
+                        + error + " on " + node + " (failure class: " + failureClass.key() + ")", report.logTail(),
+                        now).run(conn);
             }
             if (finished) {
                 failFast(job, success, now).run(conn);
@@ -155,6 +164,47 @@ final class Settler {
             return null;
         });
         return job.id();
+    }
+
+    /** {@code exited with status N}, and what that was when it was more than an exit code. */
+    static String failedError(Integer exitCode, FailureClass failureClass, String log) {
+        String status = "exited with status " + exitCode;
+        return switch (failureClass) {
+            case OOM -> status + ": out of memory (" + FailureClass.oomPattern(log).orElse("") + " in its log)";
+            case SIGNAL -> status + ": " + FailureClass.describe(failureClass, exitCode);
+            default -> status;
+        };
+    }
+
+    /**
+     * An OOM failure of a job with {@code --retry-oom} retries left goes back to pending with its
+     * reservation raised ({@link RunPolicy#raisedVram}: 1.25 × the peak measured for this attempt, or
+     * 1.25 × the reservation when the peak is unknown or lower), with a {@code retried} event and a
+     * {@code job_retried} alert; false when none is left (the caller records the failure).
+     */
+    private SqlWork<Boolean> retryOom(String node, StoredJob stored, Long measuredNow, String error, Instant now) {
+        return conn -> {
+            Job job = stored.job();
+            int allowed = job.spec().policy().retryOom();
+            if (allowed == 0 || job.spec().cpuOnly()) {
+                return false;
+            }
+            Long peak = stored.measuredMb();
+            if (measuredNow != null && (peak == null || measuredNow > peak)) {
+                peak = measuredNow;
+            }
+            long before = job.spec().vramMb();
+            long raised = RunPolicy.raisedVram(before, peak);
+            String why = error + "; retried with " + raised + " MiB per GPU (was " + before + " MiB, peak seen "
+                    + (peak == null ? "unknown" : peak + " MiB") + ")";
+            if (!transitions.retryOom(conn, job.id(), job.attempt(), before, raised, why, now)) {
+                return false;
+            }
+            alerts.jobRetried(job.id(), job.attempt(), node, "job " + job.id() + " (" + job.spec().name()
+                    + ") ran out of memory on " + node + "; retried with " + raised + " MiB per GPU (was " + before
+                    + " MiB, peak seen " + (peak == null ? "unknown" : peak + " MiB") + ")", now).run(conn);
+            return true;
+        };
     }
 
     /**

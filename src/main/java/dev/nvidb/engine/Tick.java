@@ -3,6 +3,7 @@ package dev.nvidb.engine;
 import dev.nvidb.agent.AgentRequest;
 import dev.nvidb.agent.JobQuery;
 import dev.nvidb.config.QueueConfig;
+import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.JobState;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeAnswer;
@@ -127,7 +128,7 @@ final class Tick {
             String why = "cannot launch: its row in queue.db is damaged: " + job.damage();
             database.write("fail damaged job " + job.id(), conn -> {
                 if (new JobTransitions(database).finish(conn, job.id(), Expected.of(job.job()), JobState.FAILED, null,
-                        why, now)) {
+                        why, FailureClass.LAUNCH, now)) {
                     alerts.jobFailed(job.id(), job.job().attempt(), null, "job " + job.id() + " " + why, null, now)
                             .run(conn);
                 }

@@ -74,6 +74,11 @@ public record Job(
         return status instanceof JobStatus.Pending pending ? pending.holdReason() : null;
     }
 
+    /** Why it ended badly ({@link JobStatus.Ended#failureClass}), or null. */
+    public FailureClass failureClass() {
+        return status instanceof JobStatus.Ended ended ? ended.failureClass() : null;
+    }
+
     /** The current or last attempt's placement, or null while pending or when it never ran. */
     public Assignment assignment() {
         return status.placement().orElse(null);

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param tags           free labels
  * @param submitter      who submitted it ({@code user@host})
  * @param sweep          its group, array cell and key ({@link Sweep#NONE} outside a sweep)
+ * @param policy         exclusive GPUs and OOM retries ({@link RunPolicy#DEFAULT}: shared, none); the
+ *                       only part of a spec that changes is {@code vramMb}, raised by an OOM retry
  */
 public record JobSpec(
         String name,
@@ -36,10 +38,12 @@ public record JobSpec(
         int maxRetries,
         List<String> tags,
         String submitter,
-        Sweep sweep) {
+        Sweep sweep,
+        RunPolicy policy) {
 
     public JobSpec {
         sweep = sweep == null ? Sweep.NONE : sweep;
+        policy = policy == null ? RunPolicy.DEFAULT : policy;
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(command, "command");
         if (gpus < 0 || vramMb < 0 || maxRetries < 0) {
@@ -55,13 +59,33 @@ public record JobSpec(
                    Map<String, String> environment, List<Dependency> dependencies, Long timeoutSeconds,
                    int maxRetries, List<String> tags, String submitter) {
         this(name, command, gpus, vramMb, node, workdir, environment, dependencies, timeoutSeconds, maxRetries,
-                tags, submitter, Sweep.NONE);
+                tags, submitter, Sweep.NONE, RunPolicy.DEFAULT);
+    }
+
+    /** A job with the default {@link RunPolicy} (shared GPUs, no OOM retry). */
+    public JobSpec(String name, String command, int gpus, long vramMb, String node, String workdir,
+                   Map<String, String> environment, List<Dependency> dependencies, Long timeoutSeconds,
+                   int maxRetries, List<String> tags, String submitter, Sweep sweep) {
+        this(name, command, gpus, vramMb, node, workdir, environment, dependencies, timeoutSeconds, maxRetries,
+                tags, submitter, sweep, RunPolicy.DEFAULT);
     }
 
     /** This spec with another sweep. */
     public JobSpec withSweep(Sweep newSweep) {
         return new JobSpec(name, command, gpus, vramMb, node, workdir, environment, dependencies, timeoutSeconds,
-                maxRetries, tags, submitter, newSweep);
+                maxRetries, tags, submitter, newSweep, policy);
+    }
+
+    /** This spec with another run policy. */
+    public JobSpec withPolicy(RunPolicy newPolicy) {
+        return new JobSpec(name, command, gpus, vramMb, node, workdir, environment, dependencies, timeoutSeconds,
+                maxRetries, tags, submitter, sweep, newPolicy);
+    }
+
+    /** This spec with other dependencies. */
+    public JobSpec withDependencies(List<Dependency> newDependencies) {
+        return new JobSpec(name, command, gpus, vramMb, node, workdir, environment, newDependencies, timeoutSeconds,
+                maxRetries, tags, submitter, sweep, policy);
     }
 
     /** True for a job that needs no GPU (bounded by a per-node count instead of memory). */

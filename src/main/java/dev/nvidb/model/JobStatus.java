@@ -93,11 +93,26 @@ public sealed interface JobStatus permits JobStatus.Pending, JobStatus.Running, 
      *                   failed, null for every other outcome
      * @param assignment the last attempt's placement, or null when it never ran
      * @param startedAt  when the last attempt was placed, exactly when {@code assignment} is set
+     * @param failureClass why a job that ran ended badly ({@link FailureClass}): always {@code lost} for
+     *                   lost and {@code timeout} for timed-out jobs (filled in when null); {@code oom},
+     *                   {@code signal}, {@code exit_code}, {@code launch} or null (it never ran, or an older
+     *                   nvidb recorded it) for failed ones; null for completed and cancelled ones
      */
-    record Ended(Outcome outcome, Instant finishedAt, Integer exitCode, Assignment assignment, Instant startedAt)
-            implements JobStatus {
+    record Ended(Outcome outcome, Instant finishedAt, Integer exitCode, Assignment assignment, Instant startedAt,
+                 FailureClass failureClass) implements JobStatus {
+
+        public Ended(Outcome outcome, Instant finishedAt, Integer exitCode, Assignment assignment, Instant startedAt) {
+            this(outcome, finishedAt, exitCode, assignment, startedAt, null);
+        }
 
         public Ended {
+            Objects.requireNonNull(outcome, "outcome");
+            if (failureClass == null && outcome == Outcome.LOST) {
+                failureClass = FailureClass.LOST;
+            } else if (failureClass == null && outcome == Outcome.TIMEOUT) {
+                failureClass = FailureClass.TIMEOUT;
+            }
+            outcome.checkFailureClass(failureClass);
             Objects.requireNonNull(outcome, "outcome");
             Objects.requireNonNull(finishedAt, "an ended job has an end time");
             if ((assignment == null) != (startedAt == null)) {
@@ -162,6 +177,20 @@ public sealed interface JobStatus permits JobStatus.Pending, JobStatus.Running, 
                     case FAILED -> "a job that exited 0 completed";
                     case CANCELLED, TIMEOUT, LOST -> "a " + state.key() + " job has no exit code";
                 });
+            }
+        }
+
+        /** Refuses a failure class this outcome cannot have (see {@link Ended#failureClass}). */
+        public void checkFailureClass(FailureClass failureClass) {
+            boolean fits = switch (this) {
+                case COMPLETED, CANCELLED -> failureClass == null;
+                case FAILED -> failureClass != FailureClass.LOST && failureClass != FailureClass.TIMEOUT;
+                case LOST -> failureClass == FailureClass.LOST;
+                case TIMEOUT -> failureClass == FailureClass.TIMEOUT;
+            };
+            if (!fits) {
+                throw new IllegalArgumentException("a " + state.key() + " job cannot have failure class "
+                        + (failureClass == null ? "none" : failureClass.key()));
             }
         }
 

@@ -38,7 +38,8 @@ public final class JobDetailText {
         add(lines, "command", spec.command());
         add(lines, "wants", (spec.cpuOnly() ? "CPU only" : spec.gpus() + (spec.gpus() == 1 ? " GPU" : " GPUs")
                 + (spec.vramMb() > 0 ? " with " + Units.mebibytes(spec.vramMb()) + " each" : ""))
-                + (spec.node() == null ? "" : " on " + spec.node()));
+                + (spec.node() == null ? "" : " on " + spec.node())
+                + (spec.policy().exclusive() ? ", exclusive" : ""));
         Assignment assignment = job.assignment();
         if (assignment != null) {
             add(lines, "placed", assignment.node() + (assignment.gpuIds().isEmpty() ? "" : " GPU "
@@ -48,6 +49,8 @@ public final class JobDetailText {
         add(lines, "priority", String.valueOf(job.priority()));
         add(lines, "after", dependencies(spec));
         add(lines, "attempt", job.attempt() + (spec.maxRetries() > 0 ? " (retries allowed: " + spec.maxRetries() + ")" : ""));
+        add(lines, "oom retry", spec.policy().retryOom() == 0 ? null : "up to " + spec.policy().retryOom()
+                + " with more memory (--retry-oom)");
         add(lines, "workdir", spec.workdir());
         add(lines, "env", spec.environment().isEmpty() ? null : environment(spec, reveal));
         add(lines, "timeout", spec.timeoutSeconds() == null ? null : spec.timeoutSeconds() + " s");
@@ -56,6 +59,7 @@ public final class JobDetailText {
         add(lines, "started", job.startedAt() == null ? null : JobText.ago(job.startedAt(), now) + " ago");
         add(lines, "finished", job.finishedAt() == null ? null : JobText.ago(job.finishedAt(), now) + " ago");
         add(lines, "exit code", job.exitCode() == null ? null : String.valueOf(job.exitCode()));
+        add(lines, "failure", job.failureClass() == null ? null : job.failureClass().key());
         add(lines, "error", job.lastError());
         add(lines, "note", job.note());
         add(lines, "progress", job.progress());

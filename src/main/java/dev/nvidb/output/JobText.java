@@ -65,7 +65,10 @@ public final class JobText {
             return "unverified: node not answering since " + ago(unverifiedSince, now);
         }
         String said = job.status() instanceof JobStatus.Running running ? "running " + ago(running.startedAt(), now)
-                : job.exitCode() != null ? "exit " + job.exitCode() : job.lastError();
+                : job.exitCode() != null ? "exit " + job.exitCode() + (job.failureClass() == null
+                        || job.failureClass() == dev.nvidb.model.FailureClass.EXIT_CODE ? ""
+                        : " (" + job.failureClass().key() + ")")
+                : job.lastError();
         return job.progress() == null ? said : said + " · " + job.progress();
     }
 

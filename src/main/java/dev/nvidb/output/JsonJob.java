@@ -47,7 +47,11 @@ public record JsonJob(
         List<String> tags,
         String group,
         Integer arrayIndex,
-        String key) {
+        String key,
+        String failureClass,
+        boolean exclusive,
+        int retryOom,
+        int oomRetries) {
 
     /**
      * @param job             the job
@@ -62,6 +66,12 @@ public record JsonJob(
 
     /** The job with where its current attempt lives on its node. */
     public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result, String jobDir) {
+        return of(job, pendingReason, unverifiedSince, result, jobDir, 0);
+    }
+
+    /** The job with where its current attempt lives, and how many of its OOM retries were used. */
+    public static JsonJob of(Job job, String pendingReason, Instant unverifiedSince, Object result, String jobDir,
+                             int oomRetries) {
         // The stored result is validated JSON text: it is copied into the document as it is,
         // not parsed and written again (a list of a thousand jobs would pay that a thousand times).
         String raw = result == null ? null : result instanceof String text ? text : Json.compact(result);
@@ -77,7 +87,9 @@ public record JsonJob(
                 job.lastError(), job.note(), job.progress(), raw, job.held(),
                 job.state() == dev.nvidb.model.JobState.PENDING ? reason : null, seconds(unverifiedSince), spec.node(),
                 jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags(),
-                spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key());
+                spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key(),
+                job.failureClass() == null ? null : job.failureClass().key(), spec.policy().exclusive(),
+                spec.policy().retryOom(), oomRetries);
     }
 
     /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */

@@ -13,7 +13,12 @@ import java.time.Instant;
  * @param jobDir          the current attempt's directory on the node ({@code ~} is the node's home), or null
  * @param damage          what of the job's row in queue.db could not be read (it is shown without it), or null
  */
-public record JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir, String damage) {
+public record JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir, String damage,
+                      int oomRetries) {
+
+    public JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir, String damage) {
+        this(job, pendingReason, unverifiedSince, jobDir, damage, 0);
+    }
 
     public JobView(Job job, String pendingReason, Instant unverifiedSince, String jobDir) {
         this(job, pendingReason, unverifiedSince, jobDir, null);

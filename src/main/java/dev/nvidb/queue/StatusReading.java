@@ -66,7 +66,8 @@ public final class StatusReading {
         Job job = stored.job();
         String reason = job.state() == JobState.PENDING
                 ? pending.getOrDefault(job.id(), "waiting for the next scheduler pass") : null;
-        return new JobView(job, reason, stored.unverifiedSince(), stored.jobDir(), stored.damage());
+        return new JobView(job, reason, stored.unverifiedSince(), stored.jobDir(), stored.damage(),
+                stored.oomRetries());
     }
 
     /**

@@ -65,7 +65,8 @@ final class Submission {
             cells.add(new JobSpec(cellName, base.command().replace("{}", Integer.toString(index)), base.gpus(),
                     base.vramMb(), base.node(), base.workdir(), base.environment(), base.dependencies(),
                     base.timeoutSeconds(), base.maxRetries(), base.tags(), base.submitter(),
-                    new dev.nvidb.model.Sweep(group, index, sweep.key() == null ? null : sweep.key() + "[" + index + "]")));
+                    new dev.nvidb.model.Sweep(group, index, sweep.key() == null ? null : sweep.key() + "[" + index + "]"),
+                    base.policy()));
         }
         for (JobSpec cell : cells) {
             RunScript.check(cell).ifPresent(problem -> {
@@ -111,7 +112,11 @@ final class Submission {
         String node = request.node() == null ? null : nodes.resolve(request.node());
         JobSpec spec = new JobSpec(name(request), request.command(), request.gpus(), request.vramMb(), node,
                 request.workdir(), request.environment(), dependencies(request), request.timeoutSeconds(),
-                request.retries(), request.tags(), request.submitter());
+                request.retries(), request.tags(), request.submitter(), dev.nvidb.model.Sweep.NONE, request.policy());
+        if (request.policy().retryOom() > 0 && request.gpus() == 0) {
+            throw new UsageException("--retry-oom needs a GPU job: it raises the memory reserved per GPU, and this"
+                    + " job has --gpus 0", "drop --retry-oom, or ask for a GPU with --gpus 1 --vram SIZE");
+        }
         // Exactly what the launch will check again: a job stored now can always be rendered.
         RunScript.check(spec).ifPresent(problem -> {
             throw new UsageException("cannot queue this job: " + problem, hint(problem));

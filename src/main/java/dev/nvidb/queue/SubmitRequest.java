@@ -1,5 +1,6 @@
 package dev.nvidb.queue;
 
+import dev.nvidb.model.RunPolicy;
 import java.util.List;
 import java.util.Map;
 
@@ -25,6 +26,7 @@ import java.util.Map;
  * @param submitterEnvironment the client's whole environment, recorded for a job that may run on
  *                       the local node (it runs with exactly this, plus what run.sh exports); null for none
  * @param sweep          group, key, array and operation id ({@link SweepRequest#NONE} for none)
+ * @param policy         {@code --exclusive} and {@code --retry-oom} ({@link RunPolicy#DEFAULT} for neither)
  */
 public record SubmitRequest(
         String name,
@@ -43,16 +45,27 @@ public record SubmitRequest(
         String note,
         String submitter,
         Map<String, String> submitterEnvironment,
-        SweepRequest sweep) {
+        SweepRequest sweep,
+        RunPolicy policy) {
 
     public SubmitRequest {
         sweep = sweep == null ? SweepRequest.NONE : sweep;
+        policy = policy == null ? RunPolicy.DEFAULT : policy;
         environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
         submitterEnvironment = submitterEnvironment == null ? null
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(submitterEnvironment));
         after = List.copyOf(after);
         afterAny = List.copyOf(afterAny);
         tags = List.copyOf(tags);
+    }
+
+    /** A request with the default run policy. */
+    public SubmitRequest(String name, String command, int gpus, long vramMb, String node, String workdir,
+                         Map<String, String> environment, int priority, List<Long> after, List<Long> afterAny,
+                         Long timeoutSeconds, int retries, List<String> tags, String note, String submitter,
+                         Map<String, String> submitterEnvironment, SweepRequest sweep) {
+        this(name, command, gpus, vramMb, node, workdir, environment, priority, after, afterAny, timeoutSeconds,
+                retries, tags, note, submitter, submitterEnvironment, sweep, RunPolicy.DEFAULT);
     }
 
     /** A request outside any sweep. */

@@ -35,6 +35,15 @@ final class ClusterNode {
             built.add(new GpuSlot(this, gpu, budget));
         });
         this.slots = List.copyOf(built);
+        for (Job job : runningHere) {
+            if (job.spec().policy().exclusive()) {
+                for (GpuSlot slot : slots) {
+                    if (GpuBudget.assignedTo(job.assignment(), capacity.name(), slot.gpu)) {
+                        slot.exclusiveFor = job;
+                    }
+                }
+            }
+        }
         this.offered = slots.stream().filter(slot -> capacity.allows(slot.gpu.index())).toList();
         this.offeredTotals = offered.stream().filter(slot -> slot.gpu.totalMb() != null)
                 .mapToLong(slot -> -slot.gpu.totalMb()).sorted().map(negated -> -negated).toArray();

@@ -10,10 +10,11 @@ import dev.nvidb.model.JobSpec;
  * @param gpus   GPUs on one node (0: CPU-only)
  * @param vramMb MiB per GPU
  * @param node   the required node, or null
+ * @param exclusive only GPUs with no process at all ({@code --exclusive})
  */
-record Demand(int gpus, long vramMb, String node) {
+record Demand(int gpus, long vramMb, String node, boolean exclusive) {
 
     static Demand of(JobSpec spec) {
-        return new Demand(spec.gpus(), spec.vramMb(), spec.node());
+        return new Demand(spec.gpus(), spec.vramMb(), spec.node(), spec.policy().exclusive());
     }
 }

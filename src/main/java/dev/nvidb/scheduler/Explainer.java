@@ -88,8 +88,7 @@ public final class Explainer {
     }
 
     private static JobSpec withoutDependencies(JobSpec spec) {
-        return new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(), spec.workdir(),
-                spec.environment(), List.of(), spec.timeoutSeconds(), spec.maxRetries(), spec.tags(), spec.submitter());
+        return spec.withDependencies(List.of());
     }
 
     private static Outcome outcome(Plan plan, long jobId) {
@@ -110,7 +109,8 @@ public final class Explainer {
     private void capture() {
         for (ClusterNode node : scheduler.cluster.nodes()) {
             for (GpuSlot slot : node.slots) {
-                before.put(slot, new Before(slot.freeMb, slot.jobCount, slot.keptFor == null ? null : slot.keptFor.id()));
+                before.put(slot, new Before(slot.freeMb, slot.jobCount, slot.keptFor == null ? null : slot.keptFor.id(),
+                        slot.exclusiveFor == null ? null : slot.exclusiveFor.id(), slot.empty()));
             }
         }
     }
@@ -271,6 +271,12 @@ public final class Explainer {
         } else if (!(policy.maxJobsPerGpu() == 0 || was.jobCount < policy.maxJobsPerGpu())) {
             kind = GpuKind.JOB_LIMIT;
             message = "has " + was.jobCount + " queue jobs, the max_jobs_per_gpu";
+        } else if (was.exclusiveFor != null && !job.spec().policy().exclusive()) {
+            kind = GpuKind.HELD_EXCLUSIVELY;
+            message = "held exclusively by job " + was.exclusiveFor;
+        } else if (job.spec().policy().exclusive() && !was.empty) {
+            kind = GpuKind.IN_USE;
+            message = "in use: the job runs only on a GPU with no process at all (--exclusive)";
         } else if (was.freeMb < vram) {
             kind = GpuKind.SHORT;
             message = "short by " + (vram - Math.max(0, was.freeMb)) + " MiB";
@@ -329,6 +335,6 @@ public final class Explainer {
     }
 
     /** A slot's figures when the job's turn came. */
-    private record Before(long freeMb, int jobCount, Long keptFor) {
+    private record Before(long freeMb, int jobCount, Long keptFor, Long exclusiveFor, boolean empty) {
     }
 }

@@ -178,6 +178,10 @@ public record Explanation(long jobId, int gpus, long vramMb, String node, Schedu
         UNKNOWN,
         /** It has {@code max_jobs_per_gpu} queue jobs. */
         JOB_LIMIT,
+        /** An {@code --exclusive} job runs on it: no other job goes there while it does. */
+        HELD_EXCLUSIVELY,
+        /** The job is {@code --exclusive} and something runs on this GPU (a queue job or another process). */
+        IN_USE,
         /** Not enough free memory now. */
         SHORT,
         /** Kept for an earlier job that fits nowhere yet. */

@@ -42,7 +42,7 @@ final class GpuPicker {
     /** The GPUs to give the job now, or empty when none fit; {@code respectKept} honours GPUs kept for earlier jobs. */
     Optional<List<GpuSlot>> pick(JobSpec spec, List<ClusterNode> nodes, boolean respectKept) {
         if (spec.gpus() == 1) {
-            return pickOne(spec.vramMb(), nodes, respectKept).map(List::of);
+            return pickOne(spec.vramMb(), spec.policy().exclusive(), nodes, respectKept).map(List::of);
         }
         List<GpuSlot> best = null;
         long bestFree = 0;
@@ -52,7 +52,7 @@ final class GpuPicker {
             }
             List<GpuSlot> fitting = new ArrayList<>(node.slots.size());
             for (GpuSlot slot : node.slots) {
-                if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept)) {
+                if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept, spec.policy().exclusive())) {
                     fitting.add(slot);
                 }
             }
@@ -70,14 +70,14 @@ final class GpuPicker {
     }
 
     /** The one-GPU case without building per-node lists: the common job, kept cheap for big queues. */
-    private Optional<GpuSlot> pickOne(long vramMb, List<ClusterNode> nodes, boolean respectKept) {
+    private Optional<GpuSlot> pickOne(long vramMb, boolean exclusive, List<ClusterNode> nodes, boolean respectKept) {
         GpuSlot best = null;
         for (ClusterNode node : nodes) {
             if (node.maxTargetFreeMb < vramMb) {
                 continue; // no GPU here has room: skip its slots
             }
             for (GpuSlot slot : node.slots) {
-                if (slot.fits(vramMb, policy.maxJobsPerGpu(), respectKept)
+                if (slot.fits(vramMb, policy.maxJobsPerGpu(), respectKept, exclusive)
                         && (best == null || better(slot.freeMb, best.freeMb))) {
                     best = slot;
                 }

@@ -47,6 +47,9 @@ final class GpuPlacement {
         Optional<List<GpuSlot>> chosen = noRoomBesideKept.contains(demand)
                 ? Optional.empty() : picker.pick(job.spec(), nodes.usable, true);
         if (chosen.isPresent()) {
+            if (demand.exclusive()) {
+                chosen.get().forEach(slot -> slot.exclusiveFor = job);
+            }
             cluster.take(chosen.get(), demand.vramMb());
             plan.place(job, chosen.get().get(0).node.name(), chosen.get());
             last = new Decision(Decision.Kind.PLACED, chosen.get());

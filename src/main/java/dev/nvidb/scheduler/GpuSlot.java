@@ -18,6 +18,8 @@ final class GpuSlot {
     int jobCount;
     /** The earlier job that could not fit anywhere and keeps this GPU, or null. */
     Job keptFor;
+    /** The {@code --exclusive} job running here (or placed here by this plan): no other job comes here. */
+    Job exclusiveFor;
 
     GpuSlot(ClusterNode node, GpuCapacity gpu, GpuBudget budget) {
         this.node = node;
@@ -38,9 +40,26 @@ final class GpuSlot {
         return maxJobsPerGpu == 0 || jobCount < maxJobsPerGpu;
     }
 
-    /** True when a job reserving {@code vramMb} may be placed here now. */
-    boolean fits(long vramMb, int maxJobsPerGpu, boolean respectKept) {
-        return target && freeMb >= vramMb && hasJobSlot(maxJobsPerGpu) && !(respectKept && keptFor != null);
+    /**
+     * True when no process at all is on the card: its state is known, no queue job is assigned to it,
+     * measured on it or placed on it by this plan, and no other process holds memory there (on a
+     * blind GPU: no used memory beyond the queue's reservations). The same rule as the ownership
+     * class {@code free} ({@code queue.GpuView#ownership}).
+     */
+    boolean empty() {
+        if (budget == null || jobCount > 0 || exclusiveFor != null) {
+            return false;
+        }
+        return gpu.state() == GpuState.BLIND ? budget.externalMb() == 0 : gpu.externalMb() == 0;
+    }
+
+    /**
+     * True when a job reserving {@code vramMb} may be placed here now: an {@code exclusive} job only on
+     * an {@link #empty} GPU, any other job only where no exclusive job runs.
+     */
+    boolean fits(long vramMb, int maxJobsPerGpu, boolean respectKept, boolean exclusive) {
+        return target && freeMb >= vramMb && hasJobSlot(maxJobsPerGpu) && !(respectKept && keptFor != null)
+                && (exclusive ? empty() : exclusiveFor == null);
     }
 
     /** Charges a placed job's reservation (its measured use is still zero). */

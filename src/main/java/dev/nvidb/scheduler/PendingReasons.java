@@ -49,9 +49,56 @@ final class PendingReasons {
 
     /** A GPU job fits on no node that takes jobs; {@code elsewhere}: nodes that could hold it but take none now. */
     String gpuWait(JobSpec spec, List<ClusterNode> usable, List<ClusterNode> elsewhere) {
+        Optional<String> exclusive = spec.policy().exclusive() ? noEmptyGpu(spec, usable) : heldExclusively(spec, usable);
+        if (exclusive.isPresent()) {
+            return exclusive.get();
+        }
         String detail = spec.gpus() == 1 ? oneGpuDetail(spec, usable) : multiGpuDetail(spec, usable);
         String others = elsewhere.isEmpty() ? "" : "; " + named(elsewhere);
         return "waiting for " + need(spec) + " (" + detail + others + ")";
+    }
+
+    /**
+     * An {@code --exclusive} job that found too few GPUs with no process at all among those that could
+     * hold it: {@code waiting for a GPU with no process at all (…)}; empty when enough are empty (it
+     * then waits for memory or a job slot, said the usual way).
+     */
+    private Optional<String> noEmptyGpu(JobSpec spec, List<ClusterNode> usable) {
+        List<GpuSlot> capable = capable(spec, usable);
+        if (capable.isEmpty()) {
+            return Optional.empty();
+        }
+        int best = 0;
+        for (ClusterNode node : usable) {
+            best = Math.max(best, (int) node.slots.stream()
+                    .filter(slot -> slot.target && slot.empty() && slot.couldEverHold(spec.vramMb(), policy.headroomMb()))
+                    .count());
+        }
+        if (best >= spec.gpus()) {
+            return Optional.empty();
+        }
+        long inUse = capable.stream().filter(slot -> !slot.empty()).count();
+        String what = spec.gpus() == 1 ? "a GPU" : spec.gpus() + " GPUs on one node";
+        return Optional.of("waiting for " + what + " with no process at all (--exclusive; " + inUse + " of "
+                + capable.size() + " GPU" + (capable.size() == 1 ? "" : "s") + " that could hold it "
+                + (inUse == 1 ? "is" : "are") + " in use)");
+    }
+
+    /**
+     * A job that would fit on a GPU but for the {@code --exclusive} job running there:
+     * {@code GPU 1 of gpu-a is held exclusively by job 7}; empty when none.
+     */
+    private Optional<String> heldExclusively(JobSpec spec, List<ClusterNode> usable) {
+        for (ClusterNode node : usable) {
+            for (GpuSlot slot : node.slots) {
+                if (slot.exclusiveFor != null && slot.target && slot.freeMb >= spec.vramMb()
+                        && slot.hasJobSlot(policy.maxJobsPerGpu())) {
+                    return Optional.of("GPU " + slot.gpu.index() + " of " + node.name() + " is held exclusively by job "
+                            + slot.exclusiveFor.id());
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** The job would fit, but only on GPUs kept for an earlier job that fits nowhere yet. */
@@ -97,7 +144,8 @@ final class PendingReasons {
         ClusterNode best = null;
         long bestCount = -1;
         for (ClusterNode node : usable) {
-            long count = node.slots.stream().filter(slot -> slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), false)).count();
+            long count = node.slots.stream().filter(slot -> slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), false,
+                    spec.policy().exclusive())).count();
             if (count > bestCount) {
                 best = node;
                 bestCount = count;

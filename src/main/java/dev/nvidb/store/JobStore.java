@@ -5,10 +5,12 @@ import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.Dependency;
 import dev.nvidb.model.EventKind;
+import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.JobState;
 import dev.nvidb.model.JobStatus;
+import dev.nvidb.model.RunPolicy;
 import dev.nvidb.model.Sweep;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,8 +37,9 @@ public final class JobStore {
 
     private static final String INSERT = """
             INSERT INTO jobs (name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries,
-                              tags, submitter, state, priority, created_at, note, job_key, group_name, array_index)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) RETURNING id
+                              tags, submitter, state, priority, created_at, note, job_key, group_name, array_index,
+                              exclusive, retry_oom)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
     /** Inserts nothing when the job depended on does not exist. */
     private static final String INSERT_DEPENDENCY = """
@@ -46,7 +49,8 @@ public final class JobStore {
             id, name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries, tags, submitter,
             state, priority, created_at, started_at, finished_at, node, gpu_ids, gpu_uuids, attempt, launch_token,
             job_dir, pid, pgid, proc_start_time, boot_id, exit_code, last_error, note, progress, result,
-            hold_reason, unverified_since, measured_mb, launch_failures, job_key, group_name, array_index
+            hold_reason, unverified_since, measured_mb, launch_failures, job_key, group_name, array_index,
+            failure_class, exclusive, retry_oom, oom_retries
             """;
     private static final String FIND = "SELECT " + COLUMNS + " FROM jobs WHERE id = ?";
     private static final String LIST_ALL = "SELECT " + COLUMNS + """
@@ -112,7 +116,8 @@ public final class JobStore {
         long id = Columns.queryLong(connection, INSERT, spec.name(), spec.command(), spec.gpus(), spec.vramMb(),
                 spec.node(), spec.workdir(), JsonText.write(spec.environment()), spec.timeoutSeconds(),
                 spec.maxRetries(), JsonText.write(spec.tags()), spec.submitter(), priority, now, note,
-                spec.sweep().key(), spec.sweep().group(), spec.sweep().arrayIndex());
+                spec.sweep().key(), spec.sweep().group(), spec.sweep().arrayIndex(), spec.policy().exclusive(),
+                spec.policy().retryOom());
         for (Dependency dependency : spec.dependencies()) {
             if (Columns.update(connection, INSERT_DEPENDENCY, id, dependency.needsSuccess(), dependency.jobId()) == 0) {
                 throw new UsageException("job " + dependency.jobId() + " does not exist",
@@ -245,11 +250,9 @@ public final class JobStore {
         StoredJob toJob(List<Dependency> dependencies) {
             Job job = partial.job();
             JobSpec spec = job.spec();
-            JobSpec full = new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(),
-                    spec.workdir(), spec.environment(), dependencies, spec.timeoutSeconds(), spec.maxRetries(),
-                    spec.tags(), spec.submitter(), spec.sweep());
+            JobSpec full = spec.withDependencies(dependencies);
             return new StoredJob(job.withSpec(full), partial.jobDir(), partial.process(), partial.unverifiedSince(),
-                    partial.measuredMb(), partial.launchFailures(), partial.damage());
+                    partial.measuredMb(), partial.launchFailures(), partial.damage(), partial.oomRetries());
         }
     }
 
@@ -262,7 +265,8 @@ public final class JobStore {
                 Columns.longOrNull(rows, "timeout_s"), rows.getInt("max_retries"),
                 json(rows, "tags", JsonText::readStrings, List.of(), damage), rows.getString("submitter"),
                 new Sweep(rows.getString("group_name"), Columns.intOrNull(rows, "array_index"),
-                        rows.getString("job_key")));
+                        rows.getString("job_key")),
+                policy(rows));
         JobStatus status;
         try {
             status = status(rows, damage);
@@ -287,7 +291,8 @@ public final class JobStore {
                 Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
         return new Row(id, new StoredJob(job, rows.getString("job_dir"), process,
                 Columns.instant(rows, "unverified_since"), Columns.longOrNull(rows, "measured_mb"),
-                rows.getInt("launch_failures"), damage.isEmpty() ? null : String.join("; ", damage)));
+                rows.getInt("launch_failures"), damage.isEmpty() ? null : String.join("; ", damage),
+                rows.getInt("oom_retries")));
     }
 
     private static StoreException inconsistent(long id, RuntimeException e) {
@@ -321,8 +326,14 @@ public final class JobStore {
             case PENDING -> new JobStatus.Pending(rows.getString("hold_reason"));
             case RUNNING -> new JobStatus.Running(assignment, startedAt);
             default -> new JobStatus.Ended(JobStatus.Outcome.of(state), Columns.instant(rows, "finished_at"),
-                    Columns.intOrNull(rows, "exit_code"), assignment, startedAt);
+                    Columns.intOrNull(rows, "exit_code"), assignment, startedAt,
+                    FailureClass.fromKey(rows.getString("failure_class")).orElse(null));
         };
+    }
+
+    /** The run policy of a row; a count outside what a submit allows (changed by hand) is an inconsistent row. */
+    private static RunPolicy policy(ResultSet rows) throws SQLException {
+        return new RunPolicy(rows.getInt("exclusive") != 0, rows.getInt("retry_oom"));
     }
 
     static JobState state(String key) {

@@ -2,6 +2,7 @@ package dev.nvidb.store;
 
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.EventKind;
+import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.JobState;
 import dev.nvidb.model.JobStatus;
 import java.sql.Connection;
@@ -36,7 +37,7 @@ public final class JobTransitions {
             """;
     private static final String FINISH = """
             UPDATE jobs SET state = ?, finished_at = ?, exit_code = ?, last_error = ?, hold_reason = NULL,
-                            unverified_since = NULL
+                            unverified_since = NULL, failure_class = ?
             WHERE id = ? AND state = ? AND attempt = ?
             """;
     /**
@@ -49,8 +50,17 @@ public final class JobTransitions {
                             node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
                             launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
                             pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
-                            result = NULL, unverified_since = NULL, measured_mb = NULL
-            WHERE id = ? AND state = ? AND attempt = ? AND (? = 0 OR attempt <= max_retries)
+                            result = NULL, unverified_since = NULL, measured_mb = NULL, failure_class = NULL
+            WHERE id = ? AND state = ? AND attempt = ? AND (? = 0 OR attempt - oom_retries <= max_retries)
+            """;
+    /** An out-of-memory failure back to pending with more memory, while its OOM retries last. */
+    private static final String OOM_RETRY = """
+            UPDATE jobs SET state = 'pending', last_error = ?, vram_mb = ?, oom_retries = oom_retries + 1,
+                            launch_failures = 0, node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
+                            launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
+                            pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
+                            result = NULL, unverified_since = NULL, measured_mb = NULL, failure_class = NULL
+            WHERE id = ? AND state = 'running' AND attempt = ? AND oom_retries < retry_oom
             """;
     private static final String UNVERIFIED = """
             UPDATE jobs SET unverified_since = ? WHERE node = ? AND state = 'running' AND unverified_since IS NULL
@@ -127,16 +137,29 @@ public final class JobTransitions {
      */
     public boolean finish(Connection connection, long jobId, Expected expected, JobState to, Integer exitCode,
                           String lastError, Instant now) throws SQLException {
+        return finish(connection, jobId, expected, to, exitCode, lastError, null, now);
+    }
+
+    /**
+     * {@link #finish(Connection, long, Expected, JobState, Integer, String, Instant)} recording why it
+     * failed ({@code failureClass}, which a lost or timed-out job gets from its state when null) in
+     * the same compare-and-set.
+     */
+    public boolean finish(Connection connection, long jobId, Expected expected, JobState to, Integer exitCode,
+                          String lastError, FailureClass failureClass, Instant now) throws SQLException {
+        FailureClass recorded = failureClass != null ? failureClass
+                : to == JobState.LOST ? FailureClass.LOST : to == JobState.TIMEOUT ? FailureClass.TIMEOUT : null;
         if (!to.finished()) {
             throw new IllegalArgumentException("finish needs a final state, not " + to.key());
         }
         JobStatus.Outcome.of(to).checkExitCode(exitCode);
+        JobStatus.Outcome.of(to).checkFailureClass(recorded);
         if (expected.state().finished()) {
             return false;
         }
         Optional<StoredJob> before = killOwed(expected, to) ? jobs.findJob(connection, jobId) : Optional.empty();
-        int changed = Columns.update(connection, FINISH, to.key(), now, exitCode, lastError, jobId,
-                expected.state().key(), expected.attempt());
+        int changed = Columns.update(connection, FINISH, to.key(), now, exitCode, lastError,
+                recorded == null ? null : recorded.key(), jobId, expected.state().key(), expected.attempt());
         if (changed == 0) {
             return false;
         }
@@ -147,6 +170,9 @@ public final class JobTransitions {
         detail.put("from", expected.state().key());
         detail.put("exit_code", exitCode);
         detail.put("error", lastError);
+        if (recorded != null) {
+            detail.put("failure_class", recorded.key());
+        }
         events.append(connection, now, jobId, null, EventKind.endedAs(to), detail);
         return true;
     }
@@ -223,7 +249,8 @@ public final class JobTransitions {
 
     /**
      * A running job whose process vanished goes back to pending if it has retries left
-     * ({@code attempt <= max_retries}); false otherwise, and the caller marks it lost.
+     * ({@code attempt - oom_retries <= max_retries}: attempts that were OOM retries do not use up
+     * {@code --retries}); false otherwise, and the caller marks it lost.
      */
     public boolean retry(Connection connection, long jobId, int attempt, String reason, Instant now) throws SQLException {
         return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, true, false, now);
@@ -231,6 +258,29 @@ public final class JobTransitions {
 
     public boolean retry(long jobId, int attempt, String reason, Instant now) {
         return database.write("retry job " + jobId, conn -> retry(conn, jobId, attempt, reason, now));
+    }
+
+    /**
+     * A running job that failed out of memory goes back to pending with {@code vramMb} per GPU, if
+     * it has OOM retries left ({@code oom_retries < retry_oom}, one more used); records
+     * {@code retried} with the old and new reservation. False otherwise: the caller records the
+     * failure.
+     */
+    public boolean retryOom(Connection connection, long jobId, int attempt, long oldVramMb, long vramMb,
+                            String reason, Instant now) throws SQLException {
+        int changed = Columns.update(connection, OOM_RETRY, reason, vramMb, jobId, attempt);
+        if (changed == 0) {
+            return false;
+        }
+        Map<String, Object> detail = new HashMap<>();
+        detail.put("from", JobState.RUNNING.key());
+        detail.put("attempt", attempt);
+        detail.put("reason", reason);
+        detail.put("failure_class", FailureClass.OOM.key());
+        detail.put("vram_mb_before", oldVramMb);
+        detail.put("vram_mb", vramMb);
+        events.append(connection, now, jobId, null, EventKind.RETRIED, detail);
+        return true;
     }
 
     /**

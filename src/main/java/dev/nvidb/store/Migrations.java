@@ -32,7 +32,9 @@ public final class Migrations {
             new Migration(4, "alert_deliveries: claims, back-off and not-owed deliveries; notify_channels: where each"
                     + " channel's delivery began", SchemaV4.DDL),
             new Migration(5, "jobs.job_key, group_name, array_index; job_groups: array caps and fail-fast holds;"
-                    + " op_ids: answers of --op-id", SchemaV5.DDL));
+                    + " op_ids: answers of --op-id", SchemaV5.DDL),
+            new Migration(6, "jobs.failure_class, retry_oom, oom_retries, exclusive: failure classes, OOM retries"
+                    + " with more memory, exclusive GPUs", SchemaV6.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

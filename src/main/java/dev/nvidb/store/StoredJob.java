@@ -17,9 +17,15 @@ import java.util.Objects;
  * @param launchFailures  launches that failed for sure in a row (a requeue, release or retry starts again)
  * @param damage          what could not be read of the row (a JSON column that does not parse), read with
  *                        {@link JobStore#tolerant}; null when the row read cleanly
+ * @param oomRetries      how many of its {@code --retry-oom} retries were used (schema v6)
  */
 public record StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
-                        int launchFailures, String damage) {
+                        int launchFailures, String damage, int oomRetries) {
+
+    public StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
+                     int launchFailures, String damage) {
+        this(job, jobDir, process, unverifiedSince, measuredMb, launchFailures, damage, 0);
+    }
 
     public StoredJob(Job job, String jobDir, ProcessIdentity process, Instant unverifiedSince, Long measuredMb,
                      int launchFailures) {

@@ -62,6 +62,7 @@ class JobLifecycleTest extends LocalJobs {
 
         assertEquals(0, exited.exitCode());
         assertNull(exited.logTail());
+        assertNull(exited.failureLog(), "a job that exited 0 sends no failure log");
         assertNull(exited.result());
         assertTrue(exited.resultError().startsWith("result.json is not valid JSON"), exited.resultError());
         assertEquals("hello\n", Files.readString(jobDir(2).resolve("stdout.log")));
@@ -73,6 +74,18 @@ class JobLifecycleTest extends LocalJobs {
         launchAll(launch);
 
         assertEquals("only on stdout", awaitEnd(launch).logTail());
+    }
+
+    /** The end of both logs travels with a non-zero exit, bounded to 16 KiB each, for the failure class. */
+    @Test
+    void failedJobSendsTheEndOfBothLogsForItsFailureClass() throws Exception {
+        LaunchRequest launch = launch(50, "head -c 40000 /dev/zero | tr '\\0' x; echo; echo 'CUDA out of memory' >&2; exit 1");
+        launchAll(launch);
+
+        JobReport exited = awaitEnd(launch);
+        assertTrue(exited.failureLog().startsWith("CUDA out of memory\n"), exited.failureLog().substring(0, 40));
+        assertTrue(exited.failureLog().length() <= 19 + 1 + 16 * 1024, "bounded: " + exited.failureLog().length());
+        assertTrue(exited.failureLog().endsWith("xxx\n"));
     }
 
     @Test

@@ -65,6 +65,9 @@ class QueueBadInputTest {
                 Arguments.of("--op-id on a read", new String[] {"job", "ls", "--op-id", "x"}, "Unknown option"),
                 Arguments.of("release unknown group", new String[] {"queue", "release-group", "nope"}, "no group nope"),
                 Arguments.of("requeue --group without --failed", new String[] {"job", "requeue", "--group", "g"}, "job requeue --group needs --failed"),
+                Arguments.of("--retry-oom 11", new String[] {"job", "submit", "--retry-oom", "11", "--", "x"}, "'11' is not a whole number from 0 to 10"),
+                Arguments.of("--retry-oom -1", new String[] {"job", "submit", "--retry-oom", "-1", "--", "x"}, "'-1' is not a whole number from 0 to 10"),
+                Arguments.of("--retry-oom on a CPU job", new String[] {"job", "submit", "--gpus", "0", "--retry-oom", "2", "--", "x"}, "--retry-oom needs a GPU job"),
                 Arguments.of("cancel without ids", new String[] {"job", "cancel"}, "no jobs given"),
                 Arguments.of("queue tui --refresh 0", new String[] {"queue", "tui", "--refresh", "0"}, "--refresh must be 1"));
     }

@@ -71,6 +71,18 @@ final class FakeCluster implements AutoCloseable {
         return new JobStore(database).insert(spec, 0, null, clock.instant());
     }
 
+    /** A job with a run policy ({@code --exclusive}, {@code --retry-oom}). */
+    long submit(String name, int gpus, long vramMb, dev.nvidb.model.RunPolicy policy) {
+        return submit(name, gpus, vramMb, 0, policy);
+    }
+
+    /** A job with {@code --retries} and a run policy. */
+    long submit(String name, int gpus, long vramMb, int retries, dev.nvidb.model.RunPolicy policy) {
+        JobSpec spec = new JobSpec(name, "python train.py", gpus, vramMb, null, null, Map.of(), List.of(),
+                null, retries, List.of(), "tester@here", dev.nvidb.model.Sweep.NONE, policy);
+        return new JobStore(database).insert(spec, 0, null, clock.instant());
+    }
+
     long submit(String name) {
         return submit(name, 1, 1000, null, 0);
     }

@@ -71,7 +71,8 @@ public final class QueueSamples {
 
     /** Finished badly: a CPU-only job that exited 1. */
     static final Job FAILED = new Job(8, spec("prep", "python prepare_data.py", 0, 0, null, null, Map.of(), List.of(),
-            null, 0, List.of()), new JobStatus.Ended(Outcome.FAILED, ago(5880), 1, on("gpu-a", 1), ago(5900)), 0,
+            null, 0, List.of()), new JobStatus.Ended(Outcome.FAILED, ago(5880), 1, on("gpu-a", 1), ago(5900),
+            dev.nvidb.model.FailureClass.EXIT_CODE), 0,
             ago(6000), 1, "exited with status 1", null, "read 3 of 12 shards", null);
 
     /** Running on a node that stopped answering: unverified, not plainly running. */

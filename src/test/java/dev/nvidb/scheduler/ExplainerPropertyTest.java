@@ -65,7 +65,6 @@ class ExplainerPropertyTest {
     }
 
     private static JobSpec withoutDependencies(JobSpec spec) {
-        return new JobSpec(spec.name(), spec.command(), spec.gpus(), spec.vramMb(), spec.node(), spec.workdir(),
-                spec.environment(), List.of(), spec.timeoutSeconds(), spec.maxRetries(), spec.tags(), spec.submitter());
+        return spec.withDependencies(List.of());
     }
 }

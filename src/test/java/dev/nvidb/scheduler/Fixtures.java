@@ -91,6 +91,7 @@ final class Fixtures {
         private int priority;
         private String holdReason;
         private Instant startedAt = NOW.minusSeconds(60);
+        private boolean exclusive;
 
         JobBuilder(long id) {
             this.id = id;
@@ -131,6 +132,12 @@ final class Fixtures {
             return this;
         }
 
+        /** {@code --exclusive}: only GPUs with no process at all, and none beside it while it runs. */
+        JobBuilder exclusive() {
+            this.exclusive = true;
+            return this;
+        }
+
         JobBuilder timeout(long seconds) {
             this.timeoutSeconds = seconds;
             return this;
@@ -157,7 +164,8 @@ final class Fixtures {
 
         private JobSpec spec() {
             return new JobSpec("job-" + id, "python train.py", gpus, vramMb, node, null, Map.of(), dependencies,
-                    timeoutSeconds, 0, List.of(), "alice@laptop");
+                    timeoutSeconds, 0, List.of(), "alice@laptop", dev.nvidb.model.Sweep.NONE,
+                    new dev.nvidb.model.RunPolicy(exclusive, 0));
         }
     }
 }

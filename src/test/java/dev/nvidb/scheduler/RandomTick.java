@@ -67,7 +67,11 @@ final class RandomTick {
                 long id = nextId++;
                 long reservation = pick(0L, 2 * GIB, 4 * GIB);
                 long use = random.nextInt((int) (totals[g] / 3));
-                running.add(job(id).vram(reservation).running(name, g));
+                Fixtures.JobBuilder builder = job(id).vram(reservation);
+                if (jobs == 1 && random.nextInt(6) == 0) {
+                    builder.exclusive(); // alone on its GPU, as it was placed
+                }
+                running.add(builder.running(name, g));
                 useByGpu.computeIfAbsent(name + "/" + g, key -> new HashMap<>()).put(id, use);
             }
         }
@@ -121,6 +125,9 @@ final class RandomTick {
         }
         if (random.nextInt(10) == 0) {
             builder.held("by hand");
+        }
+        if (random.nextInt(6) == 0) {
+            builder.exclusive();
         }
         if (random.nextInt(4) == 0) {
             long other = 1 + random.nextInt((int) id - 1);

@@ -57,6 +57,7 @@ class SchedulerPropertyTest {
         cpuJobsStayWithinTheirLimit(tick, placedCpu);
         neverIsSaidOnlyWhenTrue(tick, plan, nodes);
         noEarlierIdenticalJobWaitsForCapacity(tick, plan);
+        exclusiveJobsHaveTheirGpusToThemselves(tick, plan, nodes);
         assertEquals(plan, shuffled(tick, seed).plan(), "same input, same plan");
     }
 
@@ -167,11 +168,46 @@ class SchedulerPropertyTest {
             for (Job earlier : tick.pending) {
                 boolean ranksFirst = Scheduler.ORDER.compare(earlier, placed) < 0;
                 boolean same = earlier.spec().gpus() == placed.spec().gpus() && earlier.spec().vramMb() == placed.spec().vramMb()
-                        && java.util.Objects.equals(earlier.spec().node(), placed.spec().node());
+                        && java.util.Objects.equals(earlier.spec().node(), placed.spec().node())
+                        && earlier.spec().policy().exclusive() == placed.spec().policy().exclusive();
                 boolean ready = !earlier.held() && earlier.spec().dependencies().isEmpty();
                 if (ranksFirst && same && ready) {
                     assertTrue(plan.findPlacement(earlier.id()).isPresent(),
                             "job " + placed.id() + " passed job " + earlier.id() + ": " + plan.findPendingReason(earlier.id()));
+                }
+            }
+        }
+    }
+
+    /**
+     * An exclusive job is placed only on GPUs where nothing runs (no queue job, no foreign memory),
+     * nothing else is placed beside it in the same plan, and no job is placed on a GPU an exclusive
+     * job runs on.
+     */
+    private static void exclusiveJobsHaveTheirGpusToThemselves(RandomTick tick, Plan plan,
+                                                               Map<String, NodeCapacity> nodes) {
+        Map<String, Integer> placedOn = new HashMap<>();
+        plan.placements().forEach(placement -> placement.gpuIndices()
+                .forEach(index -> placedOn.merge(placement.node() + "/" + index, 1, Integer::sum)));
+        for (Placement placement : plan.placements()) {
+            Job job = tick.pending.stream().filter(j -> j.id() == placement.jobId()).findFirst().orElseThrow();
+            for (int index : placement.gpuIndices()) {
+                String key = placement.node() + "/" + index;
+                for (Job running : tick.running) {
+                    boolean here = running.assignment().node().equals(placement.node())
+                            && running.assignment().gpuIds().contains(index);
+                    assertFalse(here && running.spec().policy().exclusive(),
+                            "job " + job.id() + " placed on " + key + " beside exclusive job " + running.id());
+                    assertFalse(here && job.spec().policy().exclusive(),
+                            "exclusive job " + job.id() + " placed on " + key + " beside job " + running.id());
+                }
+                if (job.spec().policy().exclusive()) {
+                    GpuCapacity gpu = nodes.get(placement.node()).gpus().stream().filter(g -> g.index() == index)
+                            .findFirst().orElseThrow();
+                    assertTrue(gpu.jobUseMb().isEmpty() && (gpu.state() == GpuState.BLIND
+                            ? gpu.usedMb() == 0 || gpu.externalMb() == 0 && gpu.usedMb() == 0 : gpu.externalMb() == 0),
+                            "exclusive job " + job.id() + " placed on " + key + " which is in use: " + gpu);
+                    assertEquals(1, placedOn.get(key), "exclusive job " + job.id() + " shares " + key + " in the plan");
                 }
             }
         }

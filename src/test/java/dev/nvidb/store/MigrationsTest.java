@@ -165,6 +165,44 @@ class MigrationsTest {
         assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v4 database has the schema of a new one");
     }
 
+    /**
+     * v6 adds failure classes, OOM retries and exclusive jobs: v5 lost and timed-out jobs get that
+     * class, failed ones with an exit status signal or exit_code, one that never ran none; every v5
+     * job shares its GPUs and has no OOM retry.
+     */
+    @Test
+    void frozenV5DatabaseOpensWithFailureClassesReadOffItsEndedJobs() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(5));
+            execute(connection, """
+                    INSERT INTO jobs (name, command, gpus, vram_mb, state, created_at, finished_at, exit_code) VALUES
+                        ('pending', 'true', 1, 512, 'pending', 1, NULL, NULL),
+                        ('exit', 'false', 1, 512, 'failed', 1, 2, 1),
+                        ('killed', 'sleep 9', 1, 512, 'failed', 1, 2, 137),
+                        ('never', 'true', 9, 512, 'failed', 1, 2, NULL),
+                        ('lost', 'true', 1, 512, 'lost', 1, 2, NULL),
+                        ('slow', 'true', 1, 512, 'timeout', 1, 2, NULL),
+                        ('done', 'true', 1, 512, 'completed', 1, 2, 0);
+                    PRAGMA user_version = 5;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
+            JobStore jobs = new JobStore(database);
+            java.util.List<String> classes = new ArrayList<>();
+            for (long id = 1; id <= 7; id++) {
+                dev.nvidb.model.Job job = jobs.getJob(id).job();
+                classes.add(job.failureClass() == null ? null : job.failureClass().key());
+                assertEquals(dev.nvidb.model.RunPolicy.DEFAULT, job.spec().policy());
+            }
+            assertEquals(java.util.Arrays.asList(null, "exit_code", "signal", null, "lost", "timeout", null), classes);
+        }
+        Path fresh = dir.resolve("fresh.db");
+        Database.open(fresh).close();
+        assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v5 database has the schema of a new one");
+    }
+
     @Test
     void frozenV1DatabaseMigratesToTheCurrentSchemaKeepingItsRows() throws Exception {
         Path file = dir.resolve("queue.db");

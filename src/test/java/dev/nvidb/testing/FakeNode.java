@@ -46,6 +46,7 @@ public final class FakeNode implements NodeShell {
         boolean killed;
         String progress;
         JsonNode result;
+        private String log;
         int gpu = -1;
         long memMb;
 
@@ -139,6 +140,15 @@ public final class FakeNode implements NodeShell {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The job's current attempt exits with {@code code} after writing {@code log} (what the agent
+     * sends as the end of its stderr and stdout: an OOM message, say).
+     */
+    public synchronized void exit(long jobId, int code, String resultJson, String log) {
+        exit(jobId, code, resultJson);
+        current(jobId).log = log;
     }
 
     /** The job's process disappears without an exit status (SIGKILL, OOM killer). */
@@ -347,7 +357,8 @@ public final class FakeNode implements NodeShell {
                 .put("finished_at", clock.instant().toEpochMilli() / 1000.0);
         out.set("result", attempt.result);
         if (attempt.exitCode != 0) {
-            out.put("log_tail", "it went wrong");
+            out.put("log_tail", attempt.log == null ? "it went wrong" : attempt.log);
+            out.put("failure_log", attempt.log == null ? "it went wrong" : attempt.log);
         }
         return out;
     }
