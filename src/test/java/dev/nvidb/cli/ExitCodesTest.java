@@ -197,7 +197,7 @@ class ExitCodesTest {
         }
     }
 
-    private static boolean sigintIgnored(long pid) throws java.io.IOException {
+    static boolean sigintIgnored(long pid) throws java.io.IOException {
         String ignored = Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status")).stream()
                 .filter(line -> line.startsWith("SigIgn:")).findFirst().orElse("SigIgn: 0").substring(7).strip();
         return (Long.parseLong(ignored, 16) & 2L) != 0;
