@@ -18,7 +18,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Runs a command line that carries {@code --op-id}: the request's digest (the command words and
- * arguments as typed, less the op id, and {@code NVIDB_GROUP}) is looked up in the queue; a
+ * arguments as typed, less the op id, {@code NVIDB_GROUP}, and the bytes of a {@code --script}
+ * file) is looked up in the queue; a
  * recorded answer is printed again with its exit code, another request under the id is a usage
  * error, and a new (or never answered) operation runs with its stdout recorded. An answer is
  * recorded for exit 0 and 1; a usage error (2: nothing changed) frees the id again.
@@ -67,10 +68,14 @@ final class OperationRun {
         }
         Operations.check(opId);
         String command = "nvidb " + String.join(" ", withoutOpId(args)); // the line as typed (it names its command)
-        String digest = digest(leaf.commandSpec().qualifiedName(), withoutOpId(args),
-                context.environment().get("NVIDB_GROUP"));
+        String script = leaf.matchedOptionValue("--script", null);
         Operations.Begin begin;
+        String digest;
         try (Wiring wiring = new Wiring(context)) {
+            // A --script names a file: what it holds now is part of the request, so a retry after
+            // the file was edited is a different request, not a replay.
+            digest = digest(leaf.commandSpec().qualifiedName(), withoutOpId(args),
+                    context.environment().get("NVIDB_GROUP"), script == null ? null : fileDigest(wiring.home().expand(script)));
             Queue queue = wiring.queue(options);
             begin = queue.operations().begin(opId, digest, command.strip());
         }
@@ -123,18 +128,37 @@ final class OperationRun {
 
     /** SHA-256 of the command, each argument and NVIDB_GROUP, each length-prefixed: no two requests share one. */
     static String digest(String command, List<String> args, String group) {
+        return digest(command, args, group, null);
+    }
+
+    /** The request's digest; {@code script} is the digest of a {@code --script} file's bytes, or null. */
+    static String digest(String command, List<String> args, String group, String script) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             List<String> parts = new ArrayList<>();
             parts.add(command);
             parts.add(group == null ? "" : "group=" + group);
             parts.addAll(args);
+            if (script != null) {
+                parts.add("script=" + script);
+            }
             for (String part : parts) {
                 byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
                 sha.update((bytes.length + ":").getBytes(StandardCharsets.UTF_8));
                 sha.update(bytes);
             }
             return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** SHA-256 of a file's bytes; "unreadable" when it cannot be read (the submit then says why). */
+    private static String fileDigest(java.nio.file.Path file) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(java.nio.file.Files.readAllBytes(file)));
+        } catch (java.io.IOException e) {
+            return "unreadable";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

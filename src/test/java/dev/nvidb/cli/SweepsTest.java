@@ -85,6 +85,22 @@ class SweepsTest {
         assertEquals(1, jobCount());
     }
 
+    /** A --script file is part of the request: the same path with other contents is another request. */
+    @Test
+    void aScriptEditedBetweenTwoRunsOfOneOperationIsAnotherRequest() throws Exception {
+        java.nio.file.Path script = home.resolve("train.sh");
+        java.nio.file.Files.writeString(script, "echo one\n");
+        CliRun first = run("job", "submit", "--no-tick", "--gpus", "0", "--op-id", "S1", "--script", script.toString());
+        assertEquals(0, first.exitCode(), first.stderr());
+        CliRun retry = run("job", "submit", "--no-tick", "--gpus", "0", "--op-id", "S1", "--script", script.toString());
+        assertEquals(first.stdout(), retry.stdout(), "the same file: the first answer again");
+        java.nio.file.Files.writeString(script, "echo two\n");
+        CliRun edited = run("job", "submit", "--no-tick", "--gpus", "0", "--op-id", "S1", "--script", script.toString());
+        assertEquals(2, edited.exitCode(), edited.stderr());
+        assertTrue(edited.stderr().contains("--op-id S1 was already used for another request"), edited.stderr());
+        assertEquals(1, jobCount());
+    }
+
     @Test
     void anOperationRetriedGetsItsFirstAnswerAndAnotherRequestUnderItsIdIsRefused() throws Exception {
         CliRun first = run("job", "submit", "--no-tick", "--json", "--gpus", "0", "--op-id", "A1", "--", "echo", "hi");
