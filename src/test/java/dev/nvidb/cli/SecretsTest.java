@@ -101,7 +101,7 @@ class SecretsTest {
             if (Instant.now().isAfter(deadline)) {
                 throw new AssertionError("job " + id + " did not start");
             }
-            Thread.sleep(100);
+            Thread.sleep(100); // a poll with a deadline
         }
     }
 

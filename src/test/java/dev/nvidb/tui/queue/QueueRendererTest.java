@@ -105,9 +105,9 @@ class QueueRendererTest {
     void theMemoryBarSeparatesForeignMemoryTheQueuesAndFreeSpace() {
         // 80 GiB card: 6000 MiB foreign, 18000 MiB charged to the queue's job
         GpuBudget budget = new GpuBudget(81920, 6000, 16384, 18000L, 18000, 1, 57408);
-        assertEquals("▓████░░░░░░░░░░░", QueueRenderer.bar(budget, 16, false).toString());
-        assertEquals("░░░░░░░░", QueueRenderer.bar(new GpuBudget(81920, 0, 0, 0L, 0, 0, 81408), 8, false).toString());
-        assertEquals("▓▓▓▓▓▓▓▓", QueueRenderer.bar(new GpuBudget(1000, 1200, 0, 0L, 0, 0, -700), 8, false).toString(),
+        assertEquals("▓████░░░░░░░░░░░", NodeSection.bar(budget, 16, false).toString());
+        assertEquals("░░░░░░░░", NodeSection.bar(new GpuBudget(81920, 0, 0, 0L, 0, 0, 81408), 8, false).toString());
+        assertEquals("▓▓▓▓▓▓▓▓", NodeSection.bar(new GpuBudget(1000, 1200, 0, 0L, 0, 0, -700), 8, false).toString(),
                 "over budget: never longer than the bar");
         String text = render(new QueueScreenState(), 120, 40).text();
         assertTrue(text.contains("jobs 10"), "the GPU line names the queue's job on it:\n" + text);

@@ -77,7 +77,7 @@ class QueueScreenTest {
             if (Instant.now().isAfter(deadline)) {
                 throw new AssertionError("gave up waiting for " + what);
             }
-            Thread.sleep(20);
+            Thread.sleep(20); // a poll with a deadline
         }
     }
 
