@@ -50,6 +50,11 @@ public record NvidbHome(Path dir, Path userHome) {
         return dir.resolve("alerts.log");
     }
 
+    /** The GPU history that {@code nvidb log} writes and {@code nvidb web} reads (its own SQLite file). */
+    public Path gpuLogDb() {
+        return dir.resolve("gpu_log.db");
+    }
+
     public Path backupsDir() {
         return dir.resolve("backups");
     }
