@@ -23,6 +23,7 @@ class ArchitectureTest {
     /** Which packages may import a given library or project package. */
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             "org.apache.sshd", Set.of("ssh"),
+            "org.eclipse.jetty", Set.of("web"),
             "com.fasterxml.jackson", Set.of("output", "agent", "store", "alerts"),
             "java.sql", Set.of("store"),
             "org.yaml.snakeyaml", Set.of("config"),
@@ -71,8 +72,9 @@ class ArchitectureTest {
             Map.entry("keeper", Set.of("agent", "config", "model", "error")),
             Map.entry("doctor", Set.of("queue", "keeper", "node", "ssh", "agent", "config", "model", "error")),
             Map.entry("output", Set.of("doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
-            Map.entry("cli", Set.of("tui", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
+            Map.entry("cli", Set.of("tui", "web", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
                     "config", "model", "error")),
+            Map.entry("web", Set.of("queue", "output", "monitor", "node", "agent", "model", "error")),
             Map.entry("tui", Set.of("queue", "keeper", "output", "monitor", "node", "scheduler", "config", "model", "error")));
 
     private static final Pattern PROJECT_TYPE = Pattern.compile("dev\\.nvidb\\.([a-z]+)\\.");
@@ -128,7 +130,7 @@ class ArchitectureTest {
 
     @Test
     void frontEndsSeeNeitherTheStoreNorTheEngine() {
-        for (String front : List.of("cli", "tui", "output")) {
+        for (String front : List.of("cli", "tui", "output", "web")) {
             Set<String> allowed = MAY_USE.get(front);
             assertEquals(false, allowed.contains("store") || allowed.contains("engine"), front + " may use " + allowed);
         }

@@ -64,6 +64,13 @@ abstract class NumberOption<T> implements ITypeConverter<T> {
     private static final double TEN_YEARS = 315_360_000;
     private static final double MILLION = 1_000_000;
 
+    /** A TCP port to listen on ({@code nvidb web --port}): 1 to 65535. */
+    static final class Port extends NumberOption<Integer> {
+        Port() {
+            super("a port number", true, 1, 65_535, Integer::parseInt);
+        }
+    }
+
     /** Seconds between two passes of a loop ({@code --interval}, {@code --watch}): 0.01 s to a day. */
     static final class Interval extends NumberOption<Double> {
         Interval() {

@@ -1,0 +1,31 @@
+package dev.nvidb.web;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What the dashboard serves under {@code /api/} (docs/web.md), one route per path: the live
+ * probes, the queue. Closing it stops the probes and closes the queue.
+ *
+ * @param live            the Live view's probes
+ * @param remoteByDefault whether {@code /api/live} without {@code remote=} includes the servers
+ *                        ({@code basic.remote} or {@code --remote})
+ * @param queue           the Queue view's reads
+ */
+public record WebApi(LiveFeed live, boolean remoteByDefault, QueueApi queue) implements AutoCloseable {
+
+    Map<String, Function<Parameters, Reply>> routes() {
+        Map<String, Function<Parameters, Reply>> routes = new HashMap<>();
+        routes.put("/api/live", parameters -> Reply.json(live.read(parameters.flag("remote", remoteByDefault)
+                ? LiveFeed.Scope.WITH_SERVERS : LiveFeed.Scope.LOCAL)));
+        routes.put("/api/queue", parameters -> Reply.json(queue.read()));
+        return routes;
+    }
+
+    @Override
+    public void close() {
+        live.close();
+        queue.close();
+    }
+}
