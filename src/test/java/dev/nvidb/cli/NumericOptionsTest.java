@@ -57,6 +57,7 @@ class NumericOptionsTest {
         add(cases, "job submit --no-tick --retries V -- x", "--retries", counts);
         add(cases, "job priority 1 --no-tick --up V", "--up", new String[] {"-1", "0", "NaN", "1e300"});
         add(cases, "add --hostname h --port V", "--port", new String[] {"-1", "0", "65536", "NaN", "1e300"});
+        add(cases, "web --port V", "--port", new String[] {"-1", "0", "65536", "70000", "NaN", "1e300", "x"});
         return cases.stream();
     }
 
