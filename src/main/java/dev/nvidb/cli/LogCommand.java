@@ -111,8 +111,9 @@ final class LogCommand implements Callable<Integer> {
                 if (change.answering()) {
                     context.err().println("nvidb log: " + change.node() + " answers again");
                 } else {
-                    context.err().println("nvidb log: " + change.node() + ": " + Printable.of(change.failure())
-                            + " (recorded; retrying with back-off)");
+                    String failure = Printable.of(change.failure());
+                    context.err().println("nvidb log: " + (failure.startsWith(change.node() + " ") ? ""
+                            : change.node() + ": ") + failure + " (recorded; retrying with back-off)");
                 }
                 context.err().flush();
             });
@@ -178,7 +179,7 @@ final class LogCommand implements Callable<Integer> {
             Duration took = Duration.between(started, Instant.now());
             context.err().println("nvidb log: session " + session + " ended (" + reason.replaceFirst(":.*", "") + "): "
                     + sampler.recorded() + " samples of " + nodes.size() + (nodes.size() == 1 ? " node" : " nodes")
-                    + (sampler.failed() > 0 ? ", " + sampler.failed() + " not answered" : "") + " in "
+                    + (sampler.failed() > 0 ? " (" + sampler.failed() + " not answered)" : "") + " in "
                     + seconds(took.withNanos(0)) + "; saved in " + shown);
             context.err().flush();
         }
