@@ -25,7 +25,7 @@ class ArchitectureTest {
             "org.apache.sshd", Set.of("ssh"),
             "org.eclipse.jetty", Set.of("web"),
             "com.fasterxml.jackson", Set.of("output", "agent", "store", "alerts"),
-            "java.sql", Set.of("store"),
+            "java.sql", Set.of("store", "history"),
             "org.yaml.snakeyaml", Set.of("config"),
             "org.jline", Set.of("tui", "cli"),
             "picocli", Set.of("cli"));
@@ -67,14 +67,15 @@ class ArchitectureTest {
             Map.entry("node", Set.of("ssh", "agent", "config", "model", "error")),
             Map.entry("monitor", Set.of("node", "ssh", "agent", "config", "model", "error")),
             Map.entry("alerts", Set.of("store", "config", "model", "error")),
+            Map.entry("history", Set.of("monitor", "node", "model", "error")),
             Map.entry("engine", Set.of("monitor", "node", "ssh", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("queue", Set.of("alerts", "engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("keeper", Set.of("agent", "config", "model", "error")),
             Map.entry("doctor", Set.of("queue", "keeper", "node", "ssh", "agent", "config", "model", "error")),
             Map.entry("output", Set.of("doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
-            Map.entry("cli", Set.of("tui", "web", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
+            Map.entry("cli", Set.of("tui", "web", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
                     "config", "model", "error")),
-            Map.entry("web", Set.of("queue", "output", "monitor", "node", "agent", "model", "error")),
+            Map.entry("web", Set.of("history", "queue", "output", "monitor", "node", "agent", "model", "error")),
             Map.entry("tui", Set.of("queue", "keeper", "output", "monitor", "node", "scheduler", "config", "model", "error")));
 
     private static final Pattern PROJECT_TYPE = Pattern.compile("dev\\.nvidb\\.([a-z]+)\\.");

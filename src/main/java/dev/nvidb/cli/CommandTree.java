@@ -29,6 +29,7 @@ final class CommandTree {
             leaf("info", InfoCommand.class),
             leaf("trust", TrustCommand.class),
             leaf("doctor", DoctorCommand.class),
+            leaf("log", LogCommand.class),
             leaf("web", WebCommand.class),
             new Branch("job", JobCommand.class, List.of(
                     leaf("submit", JobSubmitCommand.class),

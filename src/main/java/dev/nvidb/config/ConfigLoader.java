@@ -67,6 +67,8 @@ public final class ConfigLoader {
                 SettingsParser.BASIC_HINT)).map(s -> SettingsParser.basic(s, home)).orElse(BasicConfig.defaults(home));
         ViewConfig view = config.flatMap(c -> c.section("view", "in view", ConfigSchema.VIEW_KEYS,
                 SettingsParser.VIEW_HINT)).map(SettingsParser::view).orElse(ViewConfig.defaults());
+        LogConfig log = config.flatMap(c -> c.section("log", "in log", ConfigSchema.LOG_KEYS,
+                SettingsParser.LOG_HINT)).map(s -> SettingsParser.log(s, home)).orElse(LogConfig.defaults(home));
         List<ServerConfig> monitorServers = servers(config, new ServerParser(configDoc, home, warnings));
         List<ServerConfig> queueServers = queueFile.filter(q -> q.has("servers")).isPresent()
                 ? servers(queueFile, new ServerParser(queueDoc, home, warnings))
@@ -78,7 +80,7 @@ public final class ConfigLoader {
         RemoteConfig remote = queueFile.flatMap(q -> q.section("remote", "in remote", ConfigSchema.REMOTE_KEYS,
                 RemoteParser.HINT)).map(RemoteParser::parse).orElse(null);
 
-        NvidbConfig loaded = new NvidbConfig(home, basic, view, monitorServers, queueServers, queue, remote, warnings);
+        NvidbConfig loaded = new NvidbConfig(home, basic, view, monitorServers, queueServers, queue, remote, warnings, log);
         return EnvironmentOverrides.apply(loaded, env);
     }
 

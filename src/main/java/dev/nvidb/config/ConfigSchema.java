@@ -28,8 +28,9 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
     public static final String BACKUP = "queue.backup";
     public static final String RETENTION = "queue.retention";
     public static final String REMOTE = "remote";
+    public static final String LOG = "log";
 
-    static final List<String> CONFIG_FILE_KEYS = List.of("basic", "servers", "view", "queue");
+    static final List<String> CONFIG_FILE_KEYS = List.of("basic", "servers", "view", "log", "queue");
     static final List<String> QUEUE_FILE_KEYS = List.of("servers", "queue", "remote");
     static final List<String> BASIC_KEYS = List.of("remote", "include_local", "host_key_policy",
             "connect_timeout", "auth_timeout", "command_timeout", "ssh_config", "known_hosts");
@@ -46,6 +47,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
     static final List<String> BACKUP_KEYS = List.of("enabled", "interval_hours", "keep", "directory");
     static final List<String> RETENTION_KEYS = List.of("finished_jobs_days", "events_days", "alerts_days",
             "job_dirs_days");
+    static final List<String> LOG_KEYS = List.of("interval", "retention_days", "db_path");
     static final List<String> REMOTE_KEYS = List.of("host", "nvidb", "port", "username", "nvidb_home", "keeper");
 
     public ConfigSchema {
@@ -61,6 +63,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
         sections.put(BASIC, BASIC_KEYS);
         sections.put(SERVER, SERVER_KEYS);
         sections.put(VIEW, VIEW_KEYS);
+        sections.put(LOG, LOG_KEYS);
         sections.put(QUEUE, QUEUE_KEYS);
         sections.put(NOTIFY, NOTIFY_KEYS);
         sections.put(BACKUP, BACKUP_KEYS);

@@ -31,7 +31,7 @@ final class EnvironmentOverrides {
         }
         RemoteConfig remote = remote(config.remote(), env.get(REMOTE));
         return new NvidbConfig(config.home(), basic, config.view(), config.monitorServers(), config.queueServers(),
-                config.queue(), remote, config.warnings());
+                config.queue(), remote, config.warnings(), config.log());
     }
 
     private static int seconds(String text) {

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param queue          queue settings
  * @param remote         forwarding to a queue host; null when commands run locally
  * @param warnings       one-line problems that did not stop loading (plain-text passwords)
+ * @param log            how {@code nvidb log} samples and keeps the GPU history
  */
 public record NvidbConfig(
         NvidbHome home,
@@ -24,18 +25,20 @@ public record NvidbConfig(
         List<ServerConfig> queueServers,
         QueueConfig queue,
         RemoteConfig remote,
-        List<String> warnings) {
+        List<String> warnings,
+        LogConfig log) {
 
     public NvidbConfig {
         monitorServers = List.copyOf(monitorServers);
         queueServers = List.copyOf(queueServers);
         warnings = List.copyOf(warnings);
+        log = log == null ? LogConfig.defaults(home) : log;
     }
 
     /** Defaults only, as if neither file existed. */
     public static NvidbConfig defaults(NvidbHome home) {
         return new NvidbConfig(home, BasicConfig.defaults(home), ViewConfig.defaults(), List.of(), List.of(),
-                QueueConfig.defaults(), null, List.of());
+                QueueConfig.defaults(), null, List.of(), LogConfig.defaults(home));
     }
 
     /** Whether the monitor has remote servers; without any, callers treat the local machine as the only node. */

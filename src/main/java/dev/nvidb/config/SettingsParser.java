@@ -51,6 +51,16 @@ final class SettingsParser {
                 section.bool("single_line", null));
     }
 
+    static final String LOG_HINT = "valid keys: " + String.join(", ", ConfigSchema.LOG_KEYS) + "; see config.example.yml";
+
+    static LogConfig log(YamlSection section, NvidbHome home) {
+        LogConfig d = LogConfig.defaults(home);
+        return new LogConfig(
+                section.integer("interval", 1, 86_400, d.intervalSeconds()),
+                section.integer("retention_days", 0, 36_500, d.retentionDays()),
+                path(section, "db_path", d.dbPath(), home));
+    }
+
     /** A path with {@code ~} expanded; an empty value keeps the default. */
     static Path path(YamlSection section, String key, Path fallback, NvidbHome home) {
         String text = section.string(key, null);

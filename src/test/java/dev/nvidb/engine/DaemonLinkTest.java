@@ -71,7 +71,7 @@ class DaemonLinkTest {
         NvidbConfig defaults = NvidbConfig.defaults(home);
         List<ServerConfig> servers = List.of(ServerConfig.ofHost("gpu1"));
         NvidbConfig config = new NvidbConfig(home, defaults.basic(), defaults.view(), servers, servers,
-                QueueConfig.defaults(), null, List.of());
+                QueueConfig.defaults(), null, List.of(), null);
         QueueNodes nodes = new QueueNodes(config, () -> {
             clientNodesOpened.incrementAndGet();
             return new NodeDirectory(server -> {

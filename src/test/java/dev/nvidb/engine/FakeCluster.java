@@ -45,7 +45,7 @@ final class FakeCluster implements AutoCloseable {
         QueueConfig queue = tuning.apply(QueueConfig.defaults());
         List<ServerConfig> servers = nodes.keySet().stream().map(ServerConfig::ofHost).toList();
         NvidbConfig config = new NvidbConfig(home, defaults.basic(), defaults.view(), servers, servers, queue, null,
-                List.of());
+                List.of(), null);
         NodeDirectory directory = new NodeDirectory(server -> nodes.get(server.name()), Map.of());
         this.queueNodes = new QueueNodes(config, () -> directory, "here");
         this.settings = new TickSettings(queue, AgentScript.bundled(), NODE_TIMEOUT);

@@ -31,7 +31,7 @@ class QueueNodesTest {
                 queue.notifications(), queue.backup());
         List<ServerConfig> list = java.util.Arrays.stream(servers).map(ServerConfig::ofHost).toList();
         NvidbConfig config = new NvidbConfig(home, defaults.basic(), defaults.view(), list, list, withLocal, null,
-                List.of());
+                List.of(), null);
         return new QueueNodes(config, () -> {
             throw new AssertionError("resolving names opens no shell");
         }, "fallback");

@@ -27,6 +27,25 @@ final class Launcher {
     }
 
     static Run run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+        Process process = builder(environment, args).start();
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IOException("bin/nvidb " + String.join(" ", args) + " did not finish in 120 s");
+        }
+        return new Run(process.exitValue(), out.join(), err.join());
+    }
+
+    /**
+     * Starts {@code bin/nvidb args} without waiting (a long-running command: log, web); its
+     * output goes to {@code output} (stdout and stderr together), its input is /dev/null.
+     */
+    static Process start(Map<String, String> environment, Path output, String... args) throws IOException {
+        return builder(environment, args).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    private static ProcessBuilder builder(Map<String, String> environment, String... args) {
         Path project = Path.of(System.getProperty("nvidb.project.dir", "."));
         List<String> command = new java.util.ArrayList<>(List.of(project.resolve("bin/nvidb").toString()));
         command.addAll(List.of(args));
@@ -35,14 +54,7 @@ final class Launcher {
         // `verify` packaged the jar just before; never rebuild it under a running suite.
         builder.environment().put("NVIDB_NO_BUILD", "1");
         builder.environment().put("NVIDB_BUILD_DIR", System.getProperty("nvidb.build.dir", project.resolve("target").toString()));
-        Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IOException("bin/nvidb " + String.join(" ", args) + " did not finish in 120 s");
-        }
-        return new Run(process.exitValue(), out.join(), err.join());
+        return builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     }
 
     private static String read(java.io.InputStream stream) {

@@ -36,7 +36,7 @@ public final class FakeNodeQueue implements AutoCloseable {
         QueueConfig settings = tuning.apply(QueueConfig.defaults());
         List<ServerConfig> servers = List.of(ServerConfig.ofHost("gpu1"));
         NvidbConfig config = new NvidbConfig(nvidbHome, defaults.basic(), defaults.view(), servers, servers, settings,
-                null, List.of());
+                null, List.of(), null);
         NodeDirectory directory = new NodeDirectory(server -> node, Map.of());
         QueueEngine engine = new QueueEngine(Database.open(database), new QueueNodes(config, () -> directory, "here"),
                 clock, new TickSettings(settings, AgentScript.bundled(), Duration.ofSeconds(8)));
