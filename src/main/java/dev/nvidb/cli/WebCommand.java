@@ -5,6 +5,7 @@ import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.keeper.Keeper;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.web.AccessToken;
+import dev.nvidb.web.HistoryApi;
 import dev.nvidb.web.LiveFeed;
 import dev.nvidb.web.QueueApi;
 import dev.nvidb.web.WebApi;
@@ -73,8 +74,13 @@ final class WebCommand implements Callable<Integer> {
                     config.queue().jobRoot());
             QueueApi queue = new QueueApi(wiring.databaseFile(queueOptions), () -> wiring.queue(queueOptions),
                     () -> JsonKeeper.of(new Keeper(wiring.home(), context.environment()).state().orElse(null)));
-            try (WebApi api = new WebApi(live, withServers, queue)) {
+            HistoryApi history = new HistoryApi(dbPath == null ? config.home().gpuLogDb() : wiring.home().expand(dbPath));
+            try (WebApi api = new WebApi(live, withServers, history, queue)) {
                 warnIfReachable();
+                if (history.exists()) {
+                    history.problem().ifPresent(problem -> context.err().println("nvidb: warning: History cannot read the"
+                            + " GPU log: " + problem));
+                }
                 return serve(WebServer.start(bind, port, AccessToken.random(), api));
             }
         }

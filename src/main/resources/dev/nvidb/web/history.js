@@ -233,7 +233,8 @@
 
   /** Shows every GPU of the session at the snapshot taken at {@code at}. */
   async function pin(at) {
-    const params = new URLSearchParams({ session: session.id, from: at, to: at });
+    // "to" is exclusive: one millisecond past the snapshot.
+    const params = new URLSearchParams({ session: session.id, from: at, to: (Math.round(at * 1000) + 1) / 1000 });
     try {
       const doc = await api('/api/history/samples?' + params);
       $('history-pinned').replaceChildren(
