@@ -262,5 +262,6 @@
   });
 
   // For tests and for a person at the console: what the page holds now.
-  window.nvidbHistory = { rows: () => rows, sorted: () => sorted, pin, load, ready: () => started };
+  window.nvidbHistory = { rows: () => rows, sorted: () => sorted, pin, load, ready: () => started,
+    xRange: () => plot ? [plot.scales.x.min, plot.scales.x.max] : null };
 })();

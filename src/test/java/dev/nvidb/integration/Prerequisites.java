@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * What the integration suite needs from the machine: root, Debian's sshd, ssh-keygen.
+ * What the integration suite needs from the machine: root, Debian's sshd, ssh-keygen, tmux, Chromium.
  * Outside CI a missing piece skips the suite with the reason; in CI ({@code CI=true}) it
  * fails, because .ci/run installs everything and a skip there would hide a missing feature.
  */
@@ -22,6 +22,10 @@ final class Prerequisites {
 
     static void requireTmux() {
         require(Files.isExecutable(Path.of("/usr/bin/tmux")), "tmux missing: apt-get install tmux");
+    }
+
+    static void requireChromium() {
+        require(Files.isExecutable(Chromium.BINARY), "Chromium missing: apt-get install chromium");
     }
 
     private static void require(boolean present, String why) {
