@@ -43,7 +43,7 @@ final class WebCommand implements Callable<Integer> {
             description = "Port to listen on (default 8501).")
     int port = DEFAULT_PORT;
 
-    @Option(names = "--db-path", paramLabel = "FILE", description = "The GPU log to browse instead of $NVIDB_HOME/gpu_log.db.")
+    @Option(names = "--db-path", paramLabel = "FILE", description = "The GPU log to browse (default: log.db_path, ~/.nvidb/gpu_log.db).")
     String dbPath;
 
     @Option(names = "--remote", negatable = true,
@@ -74,7 +74,7 @@ final class WebCommand implements Callable<Integer> {
                     config.queue().jobRoot());
             QueueApi queue = new QueueApi(wiring.databaseFile(queueOptions), () -> wiring.queue(queueOptions),
                     () -> JsonKeeper.of(new Keeper(wiring.home(), context.environment()).state().orElse(null)));
-            HistoryApi history = new HistoryApi(dbPath == null ? config.home().gpuLogDb() : wiring.home().expand(dbPath));
+            HistoryApi history = new HistoryApi(dbPath != null ? config.home().expand(dbPath) : config.log().dbPath());
             try (WebApi api = new WebApi(live, withServers, history, queue)) {
                 warnIfReachable();
                 if (history.exists()) {
