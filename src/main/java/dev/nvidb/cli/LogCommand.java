@@ -178,7 +178,7 @@ final class LogCommand implements Callable<Integer> {
             }
             Duration took = Duration.between(started, Instant.now());
             context.err().println("nvidb log: session " + session + " ended (" + reason.replaceFirst(":.*", "") + "): "
-                    + sampler.recorded() + " samples of " + nodes.size() + (nodes.size() == 1 ? " node" : " nodes")
+                    + sampler.recorded() + (sampler.recorded() == 1 ? " sample of " : " samples of ") + nodes.size() + (nodes.size() == 1 ? " node" : " nodes")
                     + (sampler.failed() > 0 ? " (" + sampler.failed() + " not answered)" : "") + " in "
                     + seconds(took.withNanos(0)) + "; saved in " + shown);
             context.err().flush();

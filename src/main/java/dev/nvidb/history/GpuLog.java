@@ -552,6 +552,10 @@ public final class GpuLog implements AutoCloseable {
 
     private static void create(Path file) {
         Path parent = file.getParent();
+        if (Files.isDirectory(file)) {
+            throw new StoreException(file + " is a directory, not a GPU log file",
+                    "give a file path, such as " + file.resolve("gpu_log.db"));
+        }
         try {
             if (parent != null && !Files.isDirectory(parent)) {
                 Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -559,6 +563,13 @@ public final class GpuLog implements AutoCloseable {
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (FileAlreadyExistsException alreadyThere) {
             // Opened as it is.
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new StoreException("cannot create " + file + ": permission denied on " + e.getFile(),
+                    "check that you may write to " + parent + ", or give --db-path", e);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new StoreException("cannot create " + file + ": " + (e.getReason() != null ? e.getReason()
+                    : "no such directory") + " (" + e.getFile() + ")", "check that you may write to " + parent
+                    + ", or give --db-path", e);
         } catch (IOException | UnsupportedOperationException e) {
             throw new StoreException("cannot create " + file + ": " + e.getMessage(), "check that you may write to " + parent, e);
         }
