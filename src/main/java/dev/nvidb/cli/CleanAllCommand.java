@@ -17,11 +17,11 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "all", description = "Delete the GPU log and every server in config.yml (confirmed twice).",
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb clean all           lists what goes, asks y/N, then for the word 'delete'",
+        footer = {"  nvidb clean all           lists what goes, asks y/N, then for 'delete'",
                 "  nvidb clean all --yes     for scripts: no questions",
                 "",
-                "Kept: queue.yml and its servers, and the queue's database (queue.db: jobs, history);",
-                "'nvidb queue gc' trims the database."})
+                "Kept: queue.yml with its servers, and queue.db (the queue's jobs and",
+                "history, which 'nvidb queue gc' trims)."})
 final class CleanAllCommand implements Callable<Integer> {
 
     private final Context context;

@@ -3,6 +3,7 @@ package dev.nvidb.cli;
 import dev.nvidb.config.ConfiguredServer;
 import dev.nvidb.config.DatabaseFiles;
 import dev.nvidb.error.UsageException;
+import dev.nvidb.output.Printable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -65,7 +66,7 @@ final class CleanCommand implements Callable<Integer> {
                 switch (choice.get()) {
                     case "1" -> servers(cleanup, prompts, servers);
                     case "2" -> logs(cleanup, prompts, log);
-                    default -> context.err().println("'" + choice.get() + "' is not 1, 2 or 3");
+                    default -> context.err().println("'" + Printable.of(choice.get()) + "' is not 1, 2 or 3");
                 }
             }
         }
@@ -114,7 +115,7 @@ final class CleanCommand implements Callable<Integer> {
             if (wrong == null) {
                 return Optional.of(names);
             }
-            context.err().println("'" + wrong + "' is not a number from 1 to " + servers.size() + " or a server's name");
+            context.err().println("'" + Printable.of(wrong) + "' is not a number from 1 to " + servers.size() + " or a server's name");
         }
     }
 
