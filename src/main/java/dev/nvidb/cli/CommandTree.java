@@ -30,6 +30,10 @@ final class CommandTree {
             leaf("trust", TrustCommand.class),
             leaf("doctor", DoctorCommand.class),
             leaf("log", LogCommand.class),
+            new Branch("clean", CleanCommand.class, List.of(
+                    leaf("servers", CleanServersCommand.class),
+                    leaf("logs", CleanLogsCommand.class),
+                    leaf("all", CleanAllCommand.class))),
             new Branch("job", JobCommand.class, List.of(
                     leaf("submit", JobSubmitCommand.class),
                     leaf("ls", JobLsCommand.class),
