@@ -15,6 +15,7 @@ import dev.nvidb.model.JobState;
 import dev.nvidb.output.Units;
 import dev.nvidb.queue.JobQuery;
 import dev.nvidb.queue.JobView;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -159,7 +160,7 @@ final class Cleanup {
      */
     DatabaseFiles gpuLog(String dbPath) {
         NvidbHome home = home();
-        Path file = dbPath == null ? home.gpuLogDb() : home.expand(dbPath);
+        Path file = dbPath == null ? config().log().dbPath() : home.expand(dbPath);
         DatabaseFiles log = new DatabaseFiles(file);
         if (Files.isDirectory(log.database())) {
             throw new UsageException("--db-path " + dbPath + " is a directory",
@@ -173,7 +174,67 @@ final class Cleanup {
             throw new UsageException(home.display(log.database()) + " is not a SQLite database; nothing deleted",
                     "give the GPU log's database file, e.g. " + home.display(home.gpuLogDb()));
         }
+        refuseWhileOpen(log.database());
         return log;
+    }
+
+    /**
+     * Refuses to delete a log a process on this machine has open ({@code nvidb log} writing it,
+     * {@code nvidb web} or an sqlite3 shell reading it): found by the process's open files in
+     * {@code /proc}, read-only, without opening the database. Processes of other users are not
+     * visible unless this runs as root.
+     */
+    private void refuseWhileOpen(Path file) {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        Path real;
+        try {
+            real = file.toRealPath();
+        } catch (java.io.IOException e) {
+            return;
+        }
+        long self = ProcessHandle.current().pid();
+        try (java.util.stream.Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            for (Path process : (Iterable<Path>) processes::iterator) {
+                String name = process.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
+                    continue;
+                }
+                if (holds(process.resolve("fd"), real)) {
+                    String command = ProcessHandle.of(Long.parseLong(name)).flatMap(h -> h.info().commandLine())
+                            .map(Cleanup::shortCommand).orElse("?");
+                    throw new UsageException(home().display(file) + " is open in process " + name + " (" + command
+                            + "); nothing deleted", "stop it first (nvidb log: Ctrl-C where it runs)");
+                }
+            }
+        } catch (java.io.IOException | UncheckedIOException noProc) {
+            // No /proc to look in: nothing to refuse on.
+        }
+    }
+
+    /** A command line as its user typed it: {@code nvidb log ...} for our own launcher's JVM; cut at 80 characters. */
+    private static String shortCommand(String line) {
+        int jar = line.indexOf("nvidb.jar ");
+        String shown = jar >= 0 ? "nvidb " + line.substring(jar + "nvidb.jar ".length()) : line;
+        return shown.length() > 80 ? shown.substring(0, 77) + "..." : shown;
+    }
+
+    private static boolean holds(Path fds, Path file) {
+        try (java.util.stream.Stream<Path> links = Files.list(fds)) {
+            for (Path link : (Iterable<Path>) links::iterator) {
+                try {
+                    if (Files.readSymbolicLink(link).equals(file)) {
+                        return true;
+                    }
+                } catch (java.io.IOException | UnsupportedOperationException gone) {
+                    // The descriptor closed meanwhile.
+                }
+            }
+        } catch (java.io.IOException | UncheckedIOException notOurs) {
+            // Another user's process, or it ended.
+        }
+        return false;
     }
 
     /** The log's existing files and their size: "~/.nvidb/gpu_log.db, gpu_log.db-wal (1.2 MiB)". */

@@ -215,7 +215,7 @@ public final class ConfigWriter {
 
     private static NvidbConfig withServers(NvidbConfig config, List<ServerConfig> monitor, List<ServerConfig> queue) {
         return new NvidbConfig(config.home(), config.basic(), config.view(), monitor, queue, config.queue(),
-                config.remote(), List.of());
+                config.remote(), List.of(), config.log());
     }
 
     private static NvidbConfig withoutWarnings(NvidbConfig config) {

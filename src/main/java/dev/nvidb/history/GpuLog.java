@@ -225,6 +225,25 @@ public final class GpuLog implements AutoCloseable {
         return read("list sessions", () -> sessionsWhere("", null));
     }
 
+    /** A session without an end: its process still writes, or was killed. */
+    public record OpenSession(long id, String host, long pid) {
+    }
+
+    /** The sessions that have not ended, oldest first. */
+    public synchronized List<OpenSession> openSessions() {
+        return read("list open sessions", () -> {
+            List<OpenSession> open = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT id, host, pid FROM sessions WHERE ended_at IS NULL ORDER BY id");
+                 ResultSet r = select.executeQuery()) {
+                while (r.next()) {
+                    open.add(new OpenSession(r.getLong(1), r.getString(2), r.getLong(3)));
+                }
+            }
+            return open;
+        });
+    }
+
     /** One session. */
     public synchronized Optional<SessionView> session(long id) {
         return read("read session " + id, () -> sessionsWhere("WHERE id = ?", id).stream().findFirst());

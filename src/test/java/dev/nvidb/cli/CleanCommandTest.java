@@ -121,6 +121,24 @@ class CleanCommandTest {
     }
 
     @Test
+    void aLogAnotherProcessHasOpenIsNotDeleted() throws Exception {
+        Process holder = new ProcessBuilder("bash", "-c", "exec 3<\"$0\"; echo open; exec sleep 60",
+                nvidb.resolve("gpu_log.db").toString()).start();
+        try {
+            assertEquals("open", new String(holder.getInputStream().readNBytes(4)));
+            CliRun run = CliRun.run(env, "clean", "logs", "--yes");
+            assertEquals(2, run.exitCode(), run.stderr());
+            assertEquals("nvidb: ~/.nvidb/gpu_log.db is open in process " + holder.pid() + " (/usr/bin/sleep 60); nothing deleted",
+                    run.stderr().lines().findFirst().orElseThrow());
+            assertTrue(logWhole());
+        } finally {
+            holder.destroyForcibly().waitFor();
+        }
+        assertEquals(0, CliRun.run(env, "clean", "logs", "--yes").exitCode(), "deleted once nothing holds it");
+        assertFalse(logLeft());
+    }
+
+    @Test
     void cleanLogsRemovesTheDatabaseWithItsWalAndShm() throws IOException {
         CliRun run = CliRun.run(env, "clean", "logs", "--yes");
         assertEquals(0, run.exitCode(), run.stderr());
