@@ -92,8 +92,13 @@ public final class Cli {
         return null;
     }
 
-    /** Options every (queue) command takes that may also be given before or between the command words. */
-    private static final List<String> SHARED_OPTIONS = List.of("--json", "--verbose", "--local");
+    /**
+     * Options that may also be given before or between the command words: those of every (queue)
+     * command, and the monitor's {@code --remote} for the commands that take it too
+     * ({@code nvidb --remote log} is {@code nvidb log --remote}).
+     */
+    private static final List<String> SHARED_OPTIONS = List.of("--json", "--verbose", "--local", "--remote",
+            "--no-remote");
 
     /**
      * {@code args} with {@code --json} and {@code --verbose} given before or between the command
@@ -118,7 +123,8 @@ public final class Cli {
             }
         }
         CommandLine leaf = command;
-        if (moved.isEmpty() || words.isEmpty() || !moved.stream().allMatch(option -> leaf.getCommandSpec().findOption(option) != null)) {
+        if (moved.isEmpty() || words.isEmpty() || !moved.stream().allMatch(option -> leaf.getCommandSpec().findOption(
+                option.equals("--no-remote") ? "--remote" : option) != null)) {
             return args;
         }
         List<String> result = new java.util.ArrayList<>(words);

@@ -31,6 +31,10 @@ final class CommandTree {
             leaf("doctor", DoctorCommand.class),
             leaf("log", LogCommand.class),
             leaf("web", WebCommand.class),
+            new Branch("clean", CleanCommand.class, List.of(
+                    leaf("servers", CleanServersCommand.class),
+                    leaf("logs", CleanLogsCommand.class),
+                    leaf("all", CleanAllCommand.class))),
             new Branch("job", JobCommand.class, List.of(
                     leaf("submit", JobSubmitCommand.class),
                     leaf("ls", JobLsCommand.class),

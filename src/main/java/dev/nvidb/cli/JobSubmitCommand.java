@@ -5,6 +5,7 @@ import dev.nvidb.node.LocalHost;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.SubmitRequest;
+import dev.nvidb.queue.Ticking;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,31 +123,38 @@ final class JobSubmitCommand implements Callable<Integer> {
             }, queue.reading()::getJob);
             List<Long> ids = submitted[0].ids();
             boolean background = !waitForEnd && !options.tick && !options.noTick && SubmitTicker.available(context);
-            if (!options.noTick && !background) {
-                // A new job is news the last tick did not see: place it now rather than at the next pass.
-                if (!tick(queue, id)) {
-                    return interruptedAfterStoring(answer, id);
-                }
+            // A waiting submit ticks more than once: its agents stay up between its ticks.
+            try (Ticking.AgentScope agents = waitForEnd && !options.noTick ? queue.ticking().keepAgents() : () -> { }) {
+                return placeAndAnswer(queue, answer, id, ids, background);
             }
-            if (waitForEnd) {
-                try {
-                    return JobWaiting.await(context, queue, options, ids, waitTimeout, 0);
-                } catch (dev.nvidb.error.InterruptedByUser e) {
-                    throw new dev.nvidb.error.InterruptedByUser("interrupted while waiting for job " + id
-                            + "; it stays queued (nvidb job cancel " + id + " stops it)", e);
-                } catch (RuntimeException e) {
-                    context.err().println("nvidb: job " + id + " is queued; waiting for it failed (nvidb job wait "
-                            + id + " waits again)");
-                    throw e;
-                }
-            }
-            answer.print(fresh(queue, id));
-            // Last, once the answer is out: on a small machine the ticker's start competes for the CPU.
-            if (background && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
-                tick(queue, id);
-            }
-            return ExitCodes.ok();
         }
+    }
+
+    private int placeAndAnswer(Queue queue, SubmitAnswer answer, long id, List<Long> ids, boolean background) {
+        if (!options.noTick && !background) {
+            // A new job is news the last tick did not see: place it now rather than at the next pass.
+            if (!tick(queue, id)) {
+                return interruptedAfterStoring(answer, id);
+            }
+        }
+        if (waitForEnd) {
+            try {
+                return JobWaiting.await(context, queue, options, ids, waitTimeout, 0);
+            } catch (dev.nvidb.error.InterruptedByUser e) {
+                throw new dev.nvidb.error.InterruptedByUser("interrupted while waiting for job " + id
+                        + "; it stays queued (nvidb job cancel " + id + " stops it)", e);
+            } catch (RuntimeException e) {
+                context.err().println("nvidb: job " + id + " is queued; waiting for it failed (nvidb job wait "
+                        + id + " waits again)");
+                throw e;
+            }
+        }
+        answer.print(fresh(queue, id));
+        // Last, once the answer is out: on a small machine the ticker's start competes for the CPU.
+        if (background && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
+            tick(queue, id);
+        }
+        return ExitCodes.ok();
     }
 
     /**

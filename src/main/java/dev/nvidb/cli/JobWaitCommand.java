@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Ticking;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,8 +39,11 @@ final class JobWaitCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             jobs.forEach(queue.reading()::getJob);
-            wiring.refresh(queue, options, true);
-            return JobWaiting.await(context, queue, options, jobs, timeout, logs);
+            // A wait ticks more than once: its agents stay up between its ticks.
+            try (Ticking.AgentScope agents = options.noTick ? () -> { } : queue.ticking().keepAgents()) {
+                wiring.refresh(queue, options, true);
+                return JobWaiting.await(context, queue, options, jobs, timeout, logs);
+            }
         }
     }
 }

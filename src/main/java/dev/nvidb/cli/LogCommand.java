@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
  * (or {@code --duration}), one session per run. A signal ends the session cleanly: the probes in
  * flight are recorded (for up to two seconds), the session gets its end time, the file is closed.
  */
-@Command(name = "log", description = "Record GPU history (utilisation, memory, temperature, power, processes) into SQLite.",
+@Command(name = "log", description = "Record GPU history (utilisation, memory, processes) into SQLite.",
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb log                          this machine, every 5 s, until Ctrl-C",
                 "  nvidb log --remote --interval 10   every configured server too, every 10 s",
@@ -178,7 +178,7 @@ final class LogCommand implements Callable<Integer> {
             }
             Duration took = Duration.between(started, Instant.now());
             context.err().println("nvidb log: session " + session + " ended (" + reason.replaceFirst(":.*", "") + "): "
-                    + sampler.recorded() + " samples of " + nodes.size() + (nodes.size() == 1 ? " node" : " nodes")
+                    + sampler.recorded() + (sampler.recorded() == 1 ? " sample of " : " samples of ") + nodes.size() + (nodes.size() == 1 ? " node" : " nodes")
                     + (sampler.failed() > 0 ? " (" + sampler.failed() + " not answered)" : "") + " in "
                     + seconds(took.withNanos(0)) + "; saved in " + shown);
             context.err().flush();

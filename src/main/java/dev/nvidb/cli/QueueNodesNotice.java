@@ -4,10 +4,11 @@ import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 
 /**
- * After {@code nvidb add} or {@code nvidb import}: with no servers, the queue runs jobs on this
- * machine; once config.yml has one (and queue.yml names no servers of its own), the queue
- * runs them on the servers only, unless {@code queue.include_local} is set. Say so when a
- * command changes that, so the next {@code job submit} does not wait on a server unexplained.
+ * After {@code nvidb add}, {@code nvidb import} or {@code nvidb clean}: with no servers, the
+ * queue runs jobs on this machine; once config.yml has one (and queue.yml names no servers of
+ * its own), the queue runs them on the servers only, unless {@code queue.include_local} is set.
+ * Say so when a command changes that, so the next {@code job submit} does not wait on a server
+ * unexplained, nor start here unexpectedly.
  */
 final class QueueNodesNotice {
 
@@ -23,6 +24,20 @@ final class QueueNodesNotice {
         String line = notice(before, after);
         if (line != null) {
             context.err().println(line);
+        }
+    }
+
+    /**
+     * After {@code nvidb clean}: prints on stderr when {@code before} ran the queue's jobs on
+     * servers only and the config left none, so the queue now runs them on this machine.
+     */
+    static void afterRemoving(Context context, NvidbConfig before) {
+        if (!before.hasQueueServers() || before.queue().includeLocal()) {
+            return;
+        }
+        NvidbConfig after = new ConfigLoader(before.home(), context.environment()).load();
+        if (!after.hasQueueServers()) {
+            context.err().println("note: the queue has no servers left and now runs jobs on this machine");
         }
     }
 

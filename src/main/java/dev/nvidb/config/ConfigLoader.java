@@ -58,6 +58,18 @@ public final class ConfigLoader {
         return load(config, new YamlDocument(null, home.display(home.queueYml()), null));
     }
 
+    /** Parses {@code text} as the queue.yml at {@code file}, with no config.yml and no environment. */
+    NvidbConfig parseQueueYml(Path file, String text) {
+        YamlDocument queue = YamlDocument.parse(text, file, home.display(file));
+        return load(new YamlDocument(null, home.display(home.configYml()), null), queue);
+    }
+
+    /** Whether {@code text}, as the queue.yml at {@code file}, has a {@code servers:} key of its own. */
+    boolean queueYmlHasServers(Path file, String text) {
+        YamlDocument queue = YamlDocument.parse(text, file, home.display(file));
+        return top(queue, ConfigSchema.QUEUE_FILE_KEYS, QUEUE_HINT, "config.yml").filter(q -> q.has("servers")).isPresent();
+    }
+
     private NvidbConfig load(YamlDocument configDoc, YamlDocument queueDoc) {
         List<String> warnings = new ArrayList<>();
         Optional<YamlSection> config = top(configDoc, ConfigSchema.CONFIG_FILE_KEYS, CONFIG_HINT, "queue.yml");

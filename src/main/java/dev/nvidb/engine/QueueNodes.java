@@ -65,6 +65,11 @@ public final class QueueNodes {
         this.residents = residents;
     }
 
+    /** Whether ticks ask resident agents (a daemon's, a ticker's, a waiting command's). */
+    public boolean keepsAgents() {
+        return residents != null;
+    }
+
     /** The resident agents ticks ask, or null when every request is a one-shot exec. */
     ResidentAgents residents() {
         return residents;

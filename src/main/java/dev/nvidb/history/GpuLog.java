@@ -225,6 +225,25 @@ public final class GpuLog implements AutoCloseable {
         return read("list sessions", () -> sessionsWhere("", null));
     }
 
+    /** A session without an end: its process still writes, or was killed. */
+    public record OpenSession(long id, String host, long pid) {
+    }
+
+    /** The sessions that have not ended, oldest first. */
+    public synchronized List<OpenSession> openSessions() {
+        return read("list open sessions", () -> {
+            List<OpenSession> open = new ArrayList<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT id, host, pid FROM sessions WHERE ended_at IS NULL ORDER BY id");
+                 ResultSet r = select.executeQuery()) {
+                while (r.next()) {
+                    open.add(new OpenSession(r.getLong(1), r.getString(2), r.getLong(3)));
+                }
+            }
+            return open;
+        });
+    }
+
     /** One session. */
     public synchronized Optional<SessionView> session(long id) {
         return read("read session " + id, () -> sessionsWhere("WHERE id = ?", id).stream().findFirst());
@@ -552,6 +571,10 @@ public final class GpuLog implements AutoCloseable {
 
     private static void create(Path file) {
         Path parent = file.getParent();
+        if (Files.isDirectory(file)) {
+            throw new StoreException(file + " is a directory, not a GPU log file",
+                    "give a file path, such as " + file.resolve("gpu_log.db"));
+        }
         try {
             if (parent != null && !Files.isDirectory(parent)) {
                 Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -559,6 +582,13 @@ public final class GpuLog implements AutoCloseable {
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (FileAlreadyExistsException alreadyThere) {
             // Opened as it is.
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new StoreException("cannot create " + file + ": permission denied on " + e.getFile(),
+                    "check that you may write to " + parent + ", or give --db-path", e);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new StoreException("cannot create " + file + ": " + (e.getReason() != null ? e.getReason()
+                    : "no such directory") + " (" + e.getFile() + ")", "check that you may write to " + parent
+                    + ", or give --db-path", e);
         } catch (IOException | UnsupportedOperationException e) {
             throw new StoreException("cannot create " + file + ": " + e.getMessage(), "check that you may write to " + parent, e);
         }

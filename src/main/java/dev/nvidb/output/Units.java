@@ -19,6 +19,21 @@ public final class Units {
         return String.format(Locale.ROOT, "%.1fG", mib / 1024.0);
     }
 
+    /** A file's size: "812 bytes", "3.4 KiB", "12.0 MiB", "1.2 GiB". */
+    public static String fileSize(long bytes) {
+        if (bytes < 1024) {
+            return bytes + (bytes == 1 ? " byte" : " bytes");
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double value = bytes / 1024.0;
+        int unit = 0;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+
     /** A percentage as "7%"; a dash when unknown. */
     public static String percent(Integer value) {
         return value == null ? "-" : value + "%";

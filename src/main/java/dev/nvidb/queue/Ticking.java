@@ -4,6 +4,7 @@ import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.SubmitTicks;
 import dev.nvidb.engine.TickMode;
 import dev.nvidb.engine.TickReport;
+import dev.nvidb.node.ResidentAgents;
 import java.time.Duration;
 import java.util.function.Predicate;
 
@@ -20,6 +21,32 @@ public final class Ticking {
     Ticking(QueueEngine engine, Pause pause) {
         this.engine = engine;
         this.pause = pause;
+    }
+
+    /** What {@link #keepAgents} returns: closing it stops the agents it started. */
+    public interface AgentScope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Keeps an agent running on each node while the returned scope is open, so the several ticks
+     * of one command that waits ({@code submit --wait}, {@code job wait}) cost a request line per
+     * node after the first instead of an SSH exec and a python3 start each (the launch of the
+     * first tick included). An agent starts only when a tick asks its node, so a command whose
+     * ticks a daemon runs starts none; an engine that keeps agents already (a daemon's, a
+     * ticker's) is left as it is. Jobs launched meanwhile outlive the agents.
+     */
+    public AgentScope keepAgents() {
+        if (engine.nodes().keepsAgents()) {
+            return () -> { };
+        }
+        ResidentAgents residents = new ResidentAgents(engine.settings().agent());
+        engine.nodes().keepAgents(residents);
+        return () -> {
+            engine.nodes().keepAgents(null);
+            residents.close();
+        };
     }
 
     /** A pass now (never two at once: if another client is ticking, its result is awaited). */

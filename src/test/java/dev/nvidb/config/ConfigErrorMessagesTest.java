@@ -30,7 +30,7 @@ class ConfigErrorMessagesTest {
                         sever:
                           - hostname: gpu-a
                         """, "~/.nvidb/config.yml:1: unknown key 'sever' at the top level (did you mean 'servers'?)",
-                        "config.yml sections: basic, servers, view, queue"),
+                        "config.yml sections: basic, servers, view, log, queue"),
                 Arguments.of("unknown key far from any valid one", "config.yml", """
                         servers:
                           - hostname: gpu-a
@@ -104,7 +104,7 @@ class ConfigErrorMessagesTest {
                 Arguments.of("top level is a list", "config.yml", """
                         - hostname: gpu-a
                         """, "~/.nvidb/config.yml:1: the top level must be a mapping of sections, got a list",
-                        "valid sections: basic, servers, view, queue"),
+                        "valid sections: basic, servers, view, log, queue"),
                 Arguments.of("duplicate key in a server", "config.yml", """
                         servers:
                           - hostname: gpu-a
