@@ -29,7 +29,7 @@ final class CommandTree {
             leaf("info", InfoCommand.class),
             leaf("trust", TrustCommand.class),
             leaf("doctor", DoctorCommand.class),
-            leaf("log", LogCommand.class),
+            new Branch("log", LogCommand.class, List.of(leaf("web", LogWebCommand.class))),
             leaf("web", WebCommand.class),
             new Branch("clean", CleanCommand.class, List.of(
                     leaf("servers", CleanServersCommand.class),

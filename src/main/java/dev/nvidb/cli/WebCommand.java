@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code nvidb web}: serves the dashboard (Live, History, Queue) on 127.0.0.1:8501 behind a random
@@ -29,15 +28,12 @@ import picocli.CommandLine.ParentCommand;
                 "  nvidb web --bind 0.0.0.0              reachable from other machines (a warning says so)",
                 "",
                 "Every request needs the token the command prints; Ctrl-C stops the server. See docs/web.md."})
-final class WebCommand implements Callable<Integer> {
+class WebCommand implements Callable<Integer> {
 
     static final int DEFAULT_PORT = 8501;
     static final String DEFAULT_BIND = "127.0.0.1";
 
     private final Context context;
-
-    @ParentCommand
-    NvidbCommand root;
 
     @Option(names = "--port", paramLabel = "N", converter = NumberOption.Port.class,
             description = "Port to listen on (default 8501).")
@@ -57,6 +53,11 @@ final class WebCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Print stack traces on failure.")
     boolean verbose;
 
+    /** Where the command's messages go (stderr). */
+    java.io.PrintWriter err() {
+        return context.err();
+    }
+
     WebCommand(Context context) {
         this.context = context;
     }
@@ -66,8 +67,8 @@ final class WebCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             wiring.withoutPrompts();
             NvidbConfig config = wiring.config();
-            boolean withServers = remote != null ? remote
-                    : root != null && root.remote != null ? root.remote : config.basic().remote();
+            // `nvidb --remote web` reaches here as `web --remote` (Cli moves the option).
+            boolean withServers = remote != null ? remote : config.basic().remote();
             QueueOptions queueOptions = new QueueOptions();
             queueOptions.noTick = true;
             LiveFeed live = new LiveFeed(scope -> nodes(wiring, config, scope), wiring.nodeTimeout(),

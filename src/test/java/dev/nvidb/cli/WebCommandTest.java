@@ -44,6 +44,17 @@ class WebCommandTest {
     }
 
     @Test
+    void theOldSpellingLogWebSaysItIsDeprecatedAndServesTheSame() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            CliRun run = CliRun.run(env, "log", "web", "--port", String.valueOf(port));
+            assertEquals(2, run.exitCode(), run.stderr());
+            assertEquals("nvidb: 'nvidb log web' is deprecated; use 'nvidb web' (same options)\n"
+                    + "nvidb: port " + port + " on 127.0.0.1 is in use; pick another with --port N\n", run.stderr());
+        }
+    }
+
+    @Test
     void anAddressThisMachineDoesNotHaveIsAUsageError() {
         CliRun run = CliRun.run(env, "web", "--bind", "192.0.2.1", "--port", "8501");
         assertEquals(2, run.exitCode(), run.stderr());
