@@ -64,7 +64,7 @@ class WebCommandTest {
     }
 
     @Test
-    void servesUntilInterruptedThenExits130AndFreesThePort() throws Exception {
+    void servesUntilInterruptedThenExits130AndFreesThePortAndRemoteBeforeTheWordCounts() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = free.getLocalPort();
@@ -73,7 +73,7 @@ class WebCommandTest {
         StringWriter err = new StringWriter();
         AtomicInteger code = new AtomicInteger(-1);
         Thread command = new Thread(() -> code.set(Cli.run(new Context(new HashMap<>(env), new PrintWriter(out, true),
-                new PrintWriter(err, true), false), "web", "--port", String.valueOf(port))), "web-command");
+                new PrintWriter(err, true), false), "--remote", "web", "--port", String.valueOf(port))), "web-command");
         command.start();
         String url = awaitLine(out, err);
         assertTrue(url.startsWith("http://127.0.0.1:" + port + "/?token="), url);
@@ -83,6 +83,10 @@ class WebCommandTest {
                 .header("X-Nvidb-Token", token).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(404, queue.statusCode(), queue.body());
         assertTrue(queue.body().contains("no queue at "), queue.body());
+        HttpResponse<String> live = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/live"))
+                .header("X-Nvidb-Token", token).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, live.statusCode(), live.body());
+        assertTrue(live.body().replace(" ", "").contains("\"remote\":true"), "--remote before the command word: " + live.body());
 
         command.interrupt();
         command.join(30_000);
