@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nvidb.history.GpuLog;
 import dev.nvidb.history.NodeFailure;
 import dev.nvidb.history.ProcessSpan;
@@ -16,6 +18,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -108,7 +114,7 @@ class GpuLogIT {
     }
 
     @Test
-    void logsEveryServerEverySecondRecordsTheHungOneAndEndsTheSessionOnCtrlC() throws Exception {
+    void logsEveryServerEverySecondRecordsTheHungOneEndsOnCtrlCAndWebServesIt() throws Exception {
         Path db = work.resolve("history/gpu_log.db");
         Path output = work.resolve("log.out");
         Process log = Launcher.start(Map.of("HOME", home.toString(), "PATH", System.getenv("PATH")), output,
@@ -164,6 +170,42 @@ class GpuLogIT {
             assertEquals("nvidbt1", spans.get(0).user());
             assertEquals(30000L, spans.get(0).peakMemMb());
             assertTrue(spans.get(0).lastSeen().isAfter(spans.get(0).firstSeen()), "one span over several samples");
+        }
+
+        // What the log recorded, through nvidb web's API: the history a browser would chart.
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Path webOutput = work.resolve("web.out");
+        Process web = Launcher.start(Map.of("HOME", home.toString(), "PATH", System.getenv("PATH")), webOutput,
+                "web", "--port", String.valueOf(port), "--db-path", db.toString());
+        try {
+            String[] url = new String[1];
+            poll("the dashboard's address", web, webOutput, () -> {
+                try {
+                    url[0] = Files.readAllLines(webOutput).stream().filter(line -> line.startsWith("http://"))
+                            .findFirst().orElse(null);
+                    return url[0] != null;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            String token = url[0].substring(url[0].indexOf("token=") + "token=".length()).strip();
+            HttpClient http = HttpClient.newHttpClient();
+            JsonNode samples = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/api/history/samples?session=1&node=gpu-1&gpu=0"))
+                    .header("X-Nvidb-Token", token).build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertTrue(samples.get("samples").size() >= 3, samples.toString());
+            assertEquals(30720, samples.at("/samples/0/mem_used_mb").asInt());
+            assertEquals("NVIDIA H100 80GB HBM3", samples.at("/samples/0/gpu_name").asText());
+            JsonNode failures = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + port + "/api/history/samples?session=1&node=gpu-hung"))
+                    .header("X-Nvidb-Token", token).build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertTrue(failures.at("/failures/0/failure").asText().contains("no answer within"), failures.toString());
+        } finally {
+            web.destroy();
+            web.waitFor(30, TimeUnit.SECONDS);
         }
     }
 
