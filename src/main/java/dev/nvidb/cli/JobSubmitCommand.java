@@ -115,19 +115,24 @@ final class JobSubmitCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
-            dev.nvidb.queue.Submitted[] submitted = new dev.nvidb.queue.Submitted[1];
-            long id = answer.store(() -> {
-                submitted[0] = queue.submitting().submitAll(request);
-                answer.submitted(submitted[0]);
-                return submitted[0].cells().get(0).id();
-            }, queue.reading()::getJob);
-            List<Long> ids = submitted[0].ids();
-            boolean background = !waitForEnd && !options.tick && !options.noTick && SubmitTicker.available(context);
-            // A waiting submit ticks more than once: its agents stay up between its ticks.
+            // A waiting submit ticks more than once: its agents stay up between its ticks, and they
+            // start now, while the job is stored.
             try (Ticking.AgentScope agents = waitForEnd && !options.noTick ? queue.ticking().keepAgents() : () -> { }) {
-                return placeAndAnswer(queue, answer, id, ids, background);
+                return submit(queue, answer, request);
             }
         }
+    }
+
+    private int submit(Queue queue, SubmitAnswer answer, SubmitRequest request) {
+        dev.nvidb.queue.Submitted[] submitted = new dev.nvidb.queue.Submitted[1];
+        long id = answer.store(() -> {
+            submitted[0] = queue.submitting().submitAll(request);
+            answer.submitted(submitted[0]);
+            return submitted[0].cells().get(0).id();
+        }, queue.reading()::getJob);
+        List<Long> ids = submitted[0].ids();
+        boolean background = !waitForEnd && !options.tick && !options.noTick && SubmitTicker.available(context);
+        return placeAndAnswer(queue, answer, id, ids, background);
     }
 
     private int placeAndAnswer(Queue queue, SubmitAnswer answer, long id, List<Long> ids, boolean background) {

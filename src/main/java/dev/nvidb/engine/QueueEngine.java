@@ -128,6 +128,27 @@ public final class QueueEngine implements AutoCloseable {
         return !daemonItself && daemon.present();
     }
 
+    /**
+     * Starts the kept agents ({@link QueueNodes#keepAgents}) of the nodes the next tick will probe
+     * (not ignored, not backing off after failures), without waiting, so their SSH connections
+     * and python3 starts overlap what the caller does first; nothing when no agents are kept or a
+     * daemon ticks for this database.
+     */
+    public void warmAgents() {
+        dev.nvidb.node.ResidentAgents residents = nodes.residents();
+        if (residents == null || askDaemon()) {
+            return;
+        }
+        Instant now = clock.instant();
+        Duration longest = Duration.ofSeconds(settings.queue().backoffMaxSeconds());
+        java.util.Map<String, dev.nvidb.store.NodeRecord> records = new java.util.HashMap<>();
+        new NodeStore(database).listNodes().forEach(record -> records.put(record.name(), record));
+        residents.warm(nodes.nodes().stream().filter(node -> {
+            dev.nvidb.store.NodeRecord record = records.get(node.name());
+            return record == null || !record.ignored() && !record.backingOff(now, longest);
+        }).toList());
+    }
+
     /** True when a daemon seems to serve this database (its socket exists): commands then ask it to tick. */
     public boolean daemonPresent() {
         return askDaemon();

@@ -9,10 +9,14 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +38,8 @@ public final class ResidentAgents implements AutoCloseable {
     private final AgentScript script;
     private final Map<String, Resident> residents = new ConcurrentHashMap<>();
     private final Map<String, Long> oneShotUntil = new ConcurrentHashMap<>();
+    /** Starts {@link #warm} began that no ask has waited for yet. */
+    private final Map<String, CompletableFuture<Void>> starting = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     public ResidentAgents(AgentScript script) {
@@ -46,31 +52,24 @@ public final class ResidentAgents implements AutoCloseable {
      * runs a one-shot exec. Throws when a resident agent failed to answer.
      */
     public Optional<byte[]> ask(Node node, String requestJson, Duration timeout) {
+        awaitStart(node.name(), timeout);
         Long until = oneShotUntil.get(node.name());
         if (closed || until != null && System.nanoTime() - until < 0) {
             return Optional.empty();
         }
         Resident resident = residents.get(node.name());
-        boolean fresh = resident == null;
-        if (fresh) {
-            Optional<AgentPipe> pipe = node.shell().start(script.serveCommand());
-            if (pipe.isEmpty()) {
-                oneShotUntil.put(node.name(), Long.MAX_VALUE / 2 + System.nanoTime());
+        if (resident == null) {
+            resident = start(node);
+            if (resident == null) {
                 return Optional.empty();
             }
-            resident = new Resident(node.name(), pipe.get(), script.preamble());
-            Resident raced = residents.putIfAbsent(node.name(), resident);
-            if (raced != null || closed) {
-                resident.close();
-                if (raced == null) {
-                    return Optional.empty();
-                }
-                resident = raced;
-                fresh = false;
-            }
         }
+        // One that never answered and ends now most likely cannot run here (no python3): one-shot execs then.
+        boolean fresh = !resident.answered;
         try {
-            return Optional.of(resident.ask(requestJson, timeout));
+            byte[] line = resident.ask(requestJson, timeout);
+            resident.answered = true;
+            return Optional.of(line);
         } catch (Ended e) {
             drop(node.name(), resident);
             if (fresh) {
@@ -83,6 +82,75 @@ public final class ResidentAgents implements AutoCloseable {
             drop(node.name(), resident);
             throw e;
         }
+    }
+
+    /**
+     * Starts the agents of {@code nodes} now, each on a thread of its own, without waiting: the
+     * SSH connection, the python3 start and the script's transfer overlap whatever the caller does
+     * next (a waiting submit stores its job meanwhile). An ask for such a node first waits for its
+     * start; a start that failed is that ask's failure, not a second attempt.
+     */
+    public void warm(List<Node> nodes) {
+        for (Node node : nodes) {
+            if (closed || residents.containsKey(node.name()) || oneShotUntil.containsKey(node.name())) {
+                continue;
+            }
+            CompletableFuture<Void> started = new CompletableFuture<>();
+            if (starting.putIfAbsent(node.name(), started) != null) {
+                continue;
+            }
+            Thread thread = new Thread(() -> {
+                try {
+                    start(node);
+                    started.complete(null);
+                } catch (RuntimeException e) {
+                    started.completeExceptionally(e);
+                }
+            }, "agent-start-" + node.name());
+            thread.setDaemon(true);
+            thread.start();
+        }
+    }
+
+    /** Waits for a start {@link #warm} began for {@code node}, if any; its failure is thrown here, once. */
+    private void awaitStart(String node, Duration timeout) {
+        CompletableFuture<Void> started = starting.remove(node);
+        if (started == null) {
+            return;
+        }
+        try {
+            started.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof NvidbException failure) {
+                throw failure;
+            }
+            throw new NodeException(node + ": the agent did not start: " + e.getCause(), null, e.getCause());
+        } catch (TimeoutException e) {
+            throw new NodeException(node + ": the agent did not start within " + timeout.toSeconds() + " s",
+                    "the node is slow or hung; the next pass tries again");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new NodeException(node + ": interrupted while its agent started", null, e);
+        }
+    }
+
+    /**
+     * Starts {@code node}'s agent and keeps it (or the one another thread started meanwhile); null
+     * when its shell cannot keep one, or these agents are closed.
+     */
+    private Resident start(Node node) {
+        Optional<AgentPipe> pipe = node.shell().start(script.serveCommand());
+        if (pipe.isEmpty()) {
+            oneShotUntil.put(node.name(), Long.MAX_VALUE / 2 + System.nanoTime());
+            return null;
+        }
+        Resident resident = new Resident(node.name(), pipe.get(), script.preamble());
+        Resident raced = residents.putIfAbsent(node.name(), resident);
+        if (raced != null || closed) {
+            resident.close();
+            return closed ? null : raced;
+        }
+        return resident;
     }
 
     private void drop(String node, Resident resident) {
@@ -118,6 +186,8 @@ public final class ResidentAgents implements AutoCloseable {
         private final String node;
         private final AgentPipe pipe;
         private final BlockingQueue<Object> lines = new LinkedBlockingQueue<>();
+        /** Whether it answered a request yet. */
+        volatile boolean answered;
 
         Resident(String node, AgentPipe pipe, byte[] preamble) {
             this.node = node;

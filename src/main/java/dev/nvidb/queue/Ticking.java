@@ -33,9 +33,10 @@ public final class Ticking {
      * Keeps an agent running on each node while the returned scope is open, so the several ticks
      * of one command that waits ({@code submit --wait}, {@code job wait}) cost a request line per
      * node after the first instead of an SSH exec and a python3 start each (the launch of the
-     * first tick included). An agent starts only when a tick asks its node, so a command whose
-     * ticks a daemon runs starts none; an engine that keeps agents already (a daemon's, a
-     * ticker's) is left as it is. Jobs launched meanwhile outlive the agents.
+     * first tick included). The agents of the nodes the next tick will probe start at once, in
+     * the background, so their connections overlap what the command does before its first tick;
+     * none start when a daemon ticks for this database, and an engine that keeps agents already
+     * (a daemon's, a ticker's) is left as it is. Jobs launched meanwhile outlive the agents.
      */
     public AgentScope keepAgents() {
         if (engine.nodes().keepsAgents()) {
@@ -43,6 +44,7 @@ public final class Ticking {
         }
         ResidentAgents residents = new ResidentAgents(engine.settings().agent());
         engine.nodes().keepAgents(residents);
+        engine.warmAgents();
         return () -> {
             engine.nodes().keepAgents(null);
             residents.close();

@@ -67,6 +67,76 @@ class ResidentAgentsTest {
         }
     }
 
+    @Test
+    void aWarmedAgentStartsBeforeTheFirstAskWhichUsesItInsteadOfAStartOfItsOwn() {
+        java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+        LocalShell local = new LocalShell("here", Map.of());
+        Node node = new Node("here", true, new NodeShell() {
+            @Override
+            public CommandResult run(String command, byte[] stdin, Duration timeout) {
+                return local.run(command, stdin, timeout);
+            }
+
+            @Override
+            public java.util.Optional<AgentPipe> start(String command) {
+                starts.incrementAndGet();
+                return local.start(command);
+            }
+
+            @Override
+            public String address() {
+                return "local";
+            }
+        });
+        String request = AgentRequest.probe(dir.resolve("jobs").toString()).toJson();
+        try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled())) {
+            residents.warm(List.of(node));
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (residents.running() == 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the warmed agent never started");
+                }
+                sleep();
+            }
+            assertEquals(1, agents().size(), "started without an ask");
+            residents.warm(List.of(node));
+            assertTrue(residents.ask(node, request, TIMEOUT).isPresent());
+            assertTrue(residents.ask(node, request, TIMEOUT).isPresent());
+            assertEquals(1, starts.get(), "one start: the warm's, used by both asks; a second warm of a running one does nothing");
+        }
+        awaitNoAgents();
+    }
+
+    @Test
+    void aWarmStartThatFailsIsTheFirstAsksFailureNotASecondAttempt() {
+        java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+        Node node = new Node("down", false, new NodeShell() {
+            @Override
+            public CommandResult run(String command, byte[] stdin, Duration timeout) {
+                throw new NodeException("down: connection refused", null);
+            }
+
+            @Override
+            public java.util.Optional<AgentPipe> start(String command) {
+                starts.incrementAndGet();
+                throw new NodeException("down: connection refused", null);
+            }
+
+            @Override
+            public String address() {
+                return "127.0.0.1:1";
+            }
+        });
+        try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled())) {
+            residents.warm(List.of(node));
+            NodeException failure = assertThrows(NodeException.class, () -> residents.ask(node, "{}", TIMEOUT));
+            assertEquals("down: connection refused", failure.getMessage());
+            assertEquals(1, starts.get(), "the ask reported the warm's failure instead of connecting again");
+            assertThrows(NodeException.class, () -> residents.ask(node, "{}", TIMEOUT), "the next pass tries again");
+            assertEquals(2, starts.get());
+        }
+    }
+
     private static void awaitGone(ProcessHandle process) {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (process.isAlive() && System.nanoTime() < deadline) {
