@@ -78,11 +78,16 @@ class WebCommand implements Callable<Integer> {
             HistoryApi history = new HistoryApi(dbPath != null ? config.home().expand(dbPath) : config.log().dbPath());
             try (WebApi api = new WebApi(live, withServers, history, queue)) {
                 warnIfReachable();
+                WebServer server = WebServer.start(bind, port, AccessToken.random(), api);
+                // Once it listens: a port in use stays the one line it is.
                 if (history.exists()) {
                     history.problem().ifPresent(problem -> context.err().println("nvidb: warning: History cannot read the"
                             + " GPU log: " + problem));
+                } else {
+                    context.err().println("nvidb: note: no GPU log at " + config.home().display(history.file())
+                            + " yet; History shows it once 'nvidb log' has run");
                 }
-                return serve(WebServer.start(bind, port, AccessToken.random(), api));
+                return serve(server);
             }
         }
     }

@@ -45,6 +45,11 @@ public final class HistoryApi implements AutoCloseable {
         }
     }
 
+    /** The GPU log this reads. */
+    public Path file() {
+        return file;
+    }
+
     /** Whether the log file exists (a missing one is no warning: Live and Queue work without it). */
     public boolean exists() {
         return Files.exists(file);
