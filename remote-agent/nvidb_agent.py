@@ -675,6 +675,10 @@ PROGRESS_LIMIT = 500
 RESULT_LIMIT = 1048576
 KILL_SETTLE_S = 5
 ARM_WAIT_S = 2
+# A launch cut short (its agent died before the wrapper armed) is started again only once it
+# is this old: long past the moment a wrapper its agent forked could still be on its way to
+# exec, where nothing can find it yet.
+CUT_SHORT_S = 2
 LEDGER = ".launched"
 LEDGER_KEEP_S = 30 * 86400
 EXIT_SLOT_BYTES = 64
@@ -1150,6 +1154,11 @@ def query_job(entry, tail_lines, ledger):
     elif identity is None and launched is None:
         report["reason"] = "the launch in %s did not complete" % directory
         return report
+    elif identity is None and ours and cut_short(directory, launched):
+        # Recorded, but its agent died before the wrapper armed: the job never started, so
+        # the attempt is to be launched (again), not lost.
+        report["reason"] = "its launch was cut short before the job started"
+        return report
     else:
         report["status"] = "vanished"
         report["reason"] = ("the wrapper is gone and left no exit status" if ours
@@ -1216,8 +1225,14 @@ def launch_job(entry, request, job_umask, children):
             identity = (read_identity(directory) if held else None) \
                 or identity_of((launched or {}).get("identity") or {}) \
                 or find_wrapper(token, directory if held else None)
-            if identity is None and (launched is not None or read_exit(directory) is not None):
-                identity = {}  # it was started once and has ended (or its start was cut short)
+            if identity is None and cut_short(directory, launched):
+                # The agent that launched it died before its wrapper armed: the job never ran.
+                # Past the moment a wrapper it forked could still be on its way to exec (and
+                # invisible), start it now; the directory lock keeps other agents out meanwhile.
+                time.sleep(max(0.0, launched.get("launched_at", 0) + CUT_SHORT_S - time.time()))
+                identity = find_wrapper(token, directory)
+            elif identity is None and (launched is not None or read_exit(directory) is not None):
+                identity = {}  # it was started once and has ended
         if identity is not None:
             report["status"] = "adopted"
         else:
@@ -1237,6 +1252,15 @@ def launch_job(entry, request, job_umask, children):
         return report
     finally:
         os.close(lock)
+
+
+def cut_short(directory, launched):
+    """Whether a launch this node recorded never got as far as running its job: no wrapper
+    armed (the job starts only after "armed"), no exit status, no pid file. Called when no
+    wrapper of the launch lives."""
+    return launched is not None and read_exit(directory) is None \
+        and not os.path.exists(os.path.join(directory, "armed")) \
+        and not os.path.exists(os.path.join(directory, "pid"))
 
 
 def start_wrapper(directory, job_umask, children, token):

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.agent.JobReport.Status;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -170,6 +171,38 @@ class JobLifecycleTest extends LocalJobs {
         assertNull(vanished.exitCode());
         assertEquals("about to be lost", vanished.logTail());
         assertFalse(Files.exists(jobDir(6).resolve("exit")));
+    }
+
+    /**
+     * What an agent killed mid-launch leaves when it died after recording the launch and before
+     * its wrapper armed: the ledger entry and the token, no wrapper, no "armed", no pid, no exit.
+     * The job never ran, so it is missing (to be launched again), not vanished; the launch that
+     * follows starts it, once, after the moment a wrapper the dead agent forked could still exec.
+     */
+    @Test
+    void aLaunchCutShortBeforeTheWrapperArmedIsMissingAndTheNextLaunchRunsItOnce() throws Exception {
+        for (long id : List.of(11L, 12L)) {
+            LaunchRequest launch = launch(id, "echo ran >> ../runs");
+            Path attempt = jobDir(id);
+            Files.createDirectories(attempt, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            Files.writeString(attempt.resolve("token"), launch.token() + "\n");
+            Path ledger = Files.createDirectories(home.resolve(".nvidb/jobs/.launched"));
+            // 11: its agent died long ago; 12: just now (the next launch waits the moment out).
+            double launchedAt = Instant.now().minusSeconds(id == 11 ? 60 : 0).toEpochMilli() / 1000.0;
+            Files.writeString(ledger.resolve(launch.token()), "{\"dir\": \"" + attempt.toRealPath()
+                    + "\", \"launched_at\": " + launchedAt + "}\n");
+
+            JobReport cutShort = query(launch);
+            assertEquals(Status.MISSING, cutShort.status(), cutShort.reason());
+            assertEquals("its launch was cut short before the job started", cutShort.reason());
+
+            LaunchReport started = launchAll(launch).get(0);
+            assertEquals(LaunchReport.Outcome.STARTED, started.outcome(), started.error());
+            assertEquals(0, awaitEnd(launch).exitCode());
+            assertEquals("ran\n", read(attempt.resolveSibling("runs")), "the job ran once");
+            assertEquals(LaunchReport.Outcome.ADOPTED, launchAll(launch).get(0).outcome(), "and is never started again");
+        }
     }
 
     @Test
