@@ -60,7 +60,7 @@ class SamplerTest {
                 sampler.stop(Duration.ofMillis(100));
             }
             release.countDown();
-            Thread.sleep(200);
+            poll("the hung node's worker to end once its probe returned", () -> !workerAlive("hung"));
             assertEquals(0, log.samples(new SampleQuery(session, "hung", null, null, null, 100)).size(),
                     "a probe that returns after the stop is not recorded");
         }
@@ -101,10 +101,15 @@ class SamplerTest {
         log.close();
         poll("the write failure is seen", () -> sampler.writeFailure() != null);
         assertNotNull(sampler.writeFailure().getMessage());
+        poll("both workers to end on their own", () -> !workerAlive("a") && !workerAlive("b"));
         int after = probes.get();
-        Thread.sleep(300);
-        assertTrue(probes.get() <= after + 2, "the workers stopped probing: " + after + " then " + probes.get());
         sampler.stop(Duration.ofSeconds(1));
+        assertEquals(after, probes.get(), "no probe once the workers ended");
+    }
+
+    private static boolean workerAlive(String node) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(thread -> thread.getName().equals("log-" + node) && thread.isAlive());
     }
 
     private static void await(CountDownLatch latch) {

@@ -162,8 +162,13 @@ class WebApiTest {
                 assertTrue(System.nanoTime() < deadline, "the feed was still probing 30 s after its last read");
                 Thread.sleep(50);
             }
+            // Its worker threads end (a probe in flight finishes first); with none left no probe can follow.
+            while (Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(thread -> thread.getName().equals("monitor-gpu1") && thread.isAlive())) {
+                assertTrue(System.nanoTime() < deadline, "the feed's worker still ran 30 s after its last read");
+                Thread.sleep(50);
+            }
             long probes = up.probes();
-            Thread.sleep(1_500);
             assertEquals(probes, up.probes(), "no probe after the feed stopped");
         }
     }
