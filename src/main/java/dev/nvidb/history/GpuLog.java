@@ -1,21 +1,31 @@
 package dev.nvidb.history;
 
+import static dev.nvidb.history.LogSql.closeQuietly;
+import static dev.nvidb.history.LogSql.connect;
+import static dev.nvidb.history.LogSql.create;
+import static dev.nvidb.history.LogSql.emptyToNull;
+import static dev.nvidb.history.LogSql.failure;
+import static dev.nvidb.history.LogSql.filters;
+import static dev.nvidb.history.LogSql.nullableDouble;
+import static dev.nvidb.history.LogSql.nullableInt;
+import static dev.nvidb.history.LogSql.nullableLong;
+import static dev.nvidb.history.LogSql.prepare;
+import static dev.nvidb.history.LogSql.rollback;
+import static dev.nvidb.history.LogSql.setInt;
+import static dev.nvidb.history.LogSql.setLong;
+
 import dev.nvidb.error.StoreException;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
-import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,9 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteErrorCode;
-import org.sqlite.SQLiteException;
 
 /**
  * The GPU history ({@code gpu_log.db}): its own SQLite file in WAL mode, so {@code nvidb web} reads
@@ -34,19 +41,12 @@ import org.sqlite.SQLiteException;
  */
 public final class GpuLog implements AutoCloseable {
 
-    private static final int BUSY_TIMEOUT_MS = 10_000;
     private static final int PRUNE_BATCH = 5_000;
 
     private final Path file;
     private final Connection connection;
-    private final Map<String, Long> nodeIds = new HashMap<>();
-    private final Map<String, Long> gpuIds = new HashMap<>();
-    private final Map<String, GpuFacts> gpuFacts = new HashMap<>();
-    /** Per node, the process spans its last sample saw: key (GPU, pid, name) to span id. */
-    private final Map<String, Map<String, Long>> openSpans = new HashMap<>();
-
-    private record GpuFacts(String name, Long memTotalMb, Double powerLimitW) {
-    }
+    /** Ids and open process spans of what this log recorded, to write a sample in few statements. */
+    private final SampleRows rows = new SampleRows();
 
     private GpuLog(Path file, Connection connection) {
         this.file = file;
@@ -62,10 +62,10 @@ public final class GpuLog implements AutoCloseable {
             LogSchema.migrate(connection, absolute.toString());
             return new GpuLog(absolute, connection);
         } catch (SQLException e) {
-            close(connection);
+            closeQuietly(connection);
             throw failure("open", absolute, e);
         } catch (RuntimeException e) {
-            close(connection);
+            closeQuietly(connection);
             throw e;
         }
     }
@@ -85,10 +85,10 @@ public final class GpuLog implements AutoCloseable {
             LogSchema.check(connection, absolute.toString());
             return new GpuLog(absolute, connection);
         } catch (SQLException e) {
-            close(connection);
+            closeQuietly(connection);
             throw failure("open", absolute, e);
         } catch (RuntimeException e) {
-            close(connection);
+            closeQuietly(connection);
             throw e;
         }
     }
@@ -127,7 +127,7 @@ public final class GpuLog implements AutoCloseable {
      */
     public synchronized void record(long sessionId, ProbeResult result, Instant at) {
         write("record a sample of " + result.node(), () -> {
-            long nodeId = nodeId(result.node());
+            long nodeId = rows.nodeId(connection, result.node());
             NodeSnapshot snapshot = result.snapshot();
             String failure = result.failure() != null ? result.failure() : result.degraded() ? snapshot.error() : null;
             long sampleId;
@@ -148,14 +148,14 @@ public final class GpuLog implements AutoCloseable {
             Map<String, Long> seen = new HashMap<>();
             if (failure == null) {
                 for (GpuSnapshot gpu : snapshot.gpus()) {
-                    long gpuId = gpuId(nodeId, gpu);
-                    insertGpuSample(sampleId, gpuId, gpu);
+                    long gpuId = rows.gpuId(connection, nodeId, gpu);
+                    rows.insertGpuSample(connection, sampleId, gpuId, gpu);
                     for (GpuProcess process : gpu.processes()) {
-                        spans(result.node(), sessionId, gpuId, process, at, seen);
+                        rows.span(connection, result.node(), sessionId, gpuId, process, at, seen);
                     }
                 }
             }
-            openSpans.put(result.node(), seen);
+            rows.spansSeen(result.node(), seen);
             try (PreparedStatement count = connection.prepareStatement(
                     "UPDATE sessions SET samples = samples + 1, failures = failures + ? WHERE id = ?")) {
                 count.setInt(1, failure == null ? 0 : 1);
@@ -269,7 +269,7 @@ public final class GpuLog implements AutoCloseable {
         args.add(query.limit());
         return read("read samples of session " + query.sessionId(), () -> {
             List<SampleRow> rows = new ArrayList<>();
-            try (PreparedStatement select = prepare(sql.toString(), args); ResultSet r = select.executeQuery()) {
+            try (PreparedStatement select = prepare(connection, sql.toString(), args); ResultSet r = select.executeQuery()) {
                 while (r.next()) {
                     Long powerDw = nullableLong(r, 11);
                     rows.add(new SampleRow(Instant.ofEpochMilli(r.getLong(1)), r.getString(2), r.getInt(3), r.getString(4),
@@ -291,7 +291,7 @@ public final class GpuLog implements AutoCloseable {
         sql.append(" ORDER BY s.at, n.name");
         return read("read failures of session " + sessionId, () -> {
             List<NodeFailure> rows = new ArrayList<>();
-            try (PreparedStatement select = prepare(sql.toString(), args); ResultSet r = select.executeQuery()) {
+            try (PreparedStatement select = prepare(connection, sql.toString(), args); ResultSet r = select.executeQuery()) {
                 while (r.next()) {
                     rows.add(new NodeFailure(Instant.ofEpochMilli(r.getLong(1)), r.getString(2), r.getString(3)));
                 }
@@ -316,7 +316,7 @@ public final class GpuLog implements AutoCloseable {
         sql.append(" ORDER BY p.first_seen, n.name, g.gpu_index, p.pid");
         return read("read processes of session " + sessionId, () -> {
             List<ProcessSpan> rows = new ArrayList<>();
-            try (PreparedStatement select = prepare(sql.toString(), args); ResultSet r = select.executeQuery()) {
+            try (PreparedStatement select = prepare(connection, sql.toString(), args); ResultSet r = select.executeQuery()) {
                 while (r.next()) {
                     rows.add(new ProcessSpan(r.getString(1), r.getInt(2), r.getLong(3), r.getString(4), r.getString(5),
                             r.getString(6), Instant.ofEpochMilli(r.getLong(7)), Instant.ofEpochMilli(r.getLong(8)),
@@ -361,143 +361,6 @@ public final class GpuLog implements AutoCloseable {
         return sessions;
     }
 
-    private static void filters(StringBuilder sql, List<Object> args, String node, Instant from, Instant to) {
-        if (node != null) {
-            sql.append(" AND n.name = ?");
-            args.add(node);
-        }
-        if (from != null) {
-            sql.append(" AND s.at >= ?");
-            args.add(from.toEpochMilli());
-        }
-        if (to != null) {
-            sql.append(" AND s.at < ?");
-            args.add(to.toEpochMilli());
-        }
-    }
-
-    private PreparedStatement prepare(String sql, List<Object> args) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        for (int i = 0; i < args.size(); i++) {
-            statement.setObject(i + 1, args.get(i));
-        }
-        return statement;
-    }
-
-    private long nodeId(String name) throws SQLException {
-        Long cached = nodeIds.get(name);
-        if (cached != null) {
-            return cached;
-        }
-        try (PreparedStatement insert = connection.prepareStatement("INSERT OR IGNORE INTO nodes (name) VALUES (?)");
-             PreparedStatement select = connection.prepareStatement("SELECT id FROM nodes WHERE name = ?")) {
-            insert.setString(1, name);
-            insert.executeUpdate();
-            select.setString(1, name);
-            try (ResultSet r = select.executeQuery()) {
-                r.next();
-                long id = r.getLong(1);
-                nodeIds.put(name, id);
-                return id;
-            }
-        }
-    }
-
-    private long gpuId(long nodeId, GpuSnapshot gpu) throws SQLException {
-        String uuid = gpu.uuid() == null ? "" : gpu.uuid();
-        String key = nodeId + "/" + gpu.index() + "/" + uuid;
-        GpuFacts facts = new GpuFacts(gpu.name(), gpu.memTotalMb(), gpu.powerLimitW());
-        Long cached = gpuIds.get(key);
-        if (cached != null && facts.equals(gpuFacts.get(key))) {
-            return cached;
-        }
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT OR IGNORE INTO gpus (node_id, gpu_index, uuid) VALUES (?, ?, ?)");
-             PreparedStatement update = connection.prepareStatement(
-                     "UPDATE gpus SET name = coalesce(?, name), mem_total_mb = coalesce(?, mem_total_mb),"
-                             + " power_limit_w = coalesce(?, power_limit_w) WHERE node_id = ? AND gpu_index = ? AND uuid = ?");
-             PreparedStatement select = connection.prepareStatement(
-                     "SELECT id FROM gpus WHERE node_id = ? AND gpu_index = ? AND uuid = ?")) {
-            insert.setLong(1, nodeId);
-            insert.setInt(2, gpu.index());
-            insert.setString(3, uuid);
-            insert.executeUpdate();
-            update.setString(1, gpu.name());
-            setLong(update, 2, gpu.memTotalMb());
-            setDouble(update, 3, gpu.powerLimitW());
-            update.setLong(4, nodeId);
-            update.setInt(5, gpu.index());
-            update.setString(6, uuid);
-            update.executeUpdate();
-            select.setLong(1, nodeId);
-            select.setInt(2, gpu.index());
-            select.setString(3, uuid);
-            try (ResultSet r = select.executeQuery()) {
-                r.next();
-                long id = r.getLong(1);
-                gpuIds.put(key, id);
-                gpuFacts.put(key, facts);
-                return id;
-            }
-        }
-    }
-
-    private void insertGpuSample(long sampleId, long gpuId, GpuSnapshot gpu) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT OR REPLACE INTO gpu_samples (sample_id, gpu_id,"
-                + " util, mem_util, mem_used_mb, temperature_c, power_dw, processes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
-            insert.setLong(1, sampleId);
-            insert.setLong(2, gpuId);
-            setInt(insert, 3, gpu.utilPercent());
-            setInt(insert, 4, gpu.memUtilPercent());
-            setLong(insert, 5, gpu.memUsedMb());
-            setInt(insert, 6, gpu.temperatureC());
-            setLong(insert, 7, gpu.powerW() == null ? null : Math.round(gpu.powerW() * 10));
-            insert.setInt(8, gpu.processes().size());
-            insert.executeUpdate();
-        }
-    }
-
-    private void spans(String node, long sessionId, long gpuId, GpuProcess process, Instant at, Map<String, Long> seen)
-            throws SQLException {
-        String key = gpuId + "/" + process.pid() + "/" + process.name();
-        Long open = openSpans.getOrDefault(node, Map.of()).get(key);
-        if (open == null) {
-            open = seen.get(key);
-        }
-        if (open != null) {
-            try (PreparedStatement update = connection.prepareStatement("UPDATE process_spans SET last_seen = ?, mem_mb = ?,"
-                    + " peak_mem_mb = max(coalesce(peak_mem_mb, ?), coalesce(?, peak_mem_mb)) WHERE id = ?")) {
-                update.setLong(1, at.toEpochMilli());
-                setLong(update, 2, process.memMb());
-                setLong(update, 3, process.memMb());
-                setLong(update, 4, process.memMb());
-                update.setLong(5, open);
-                update.executeUpdate();
-            }
-            seen.put(key, open);
-            return;
-        }
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO process_spans (session_id, gpu_id, pid, user,"
-                + " name, command, first_seen, last_seen, mem_mb, peak_mem_mb) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-            insert.setLong(1, sessionId);
-            insert.setLong(2, gpuId);
-            insert.setLong(3, process.pid());
-            insert.setString(4, process.user());
-            insert.setString(5, process.name());
-            insert.setString(6, process.command());
-            insert.setLong(7, at.toEpochMilli());
-            insert.setLong(8, at.toEpochMilli());
-            setLong(insert, 9, process.memMb());
-            setLong(insert, 10, process.memMb());
-            insert.executeUpdate();
-            try (ResultSet keys = insert.getGeneratedKeys()) {
-                keys.next();
-                seen.put(key, keys.getLong(1));
-            }
-        }
-    }
-
     private interface Work<T> {
         T run() throws SQLException;
     }
@@ -515,9 +378,7 @@ public final class GpuLog implements AutoCloseable {
                 if (!committed) {
                     rollback(statement);
                     // A rolled-back transaction may have written ids the caches now hold.
-                    nodeIds.clear();
-                    gpuIds.clear();
-                    gpuFacts.clear();
+                    rows.forgetIds();
                 }
             }
         } catch (SQLException e) {
@@ -535,125 +396,6 @@ public final class GpuLog implements AutoCloseable {
             }
         } catch (SQLException e) {
             throw failure(action, file, e);
-        }
-    }
-
-    private static void rollback(Statement statement) {
-        try {
-            statement.execute("ROLLBACK");
-        } catch (SQLException ignored) {
-            // Nothing was open, or the connection is gone: the original error says more.
-        }
-    }
-
-    private static StoreException failure(String action, Path file, SQLException e) {
-        String reason = reason(e);
-        SQLiteErrorCode code = e instanceof SQLiteException sqlite ? sqlite.getResultCode() : null;
-        if (code != null && (code.name().startsWith("SQLITE_NOTADB") || code.name().startsWith("SQLITE_CORRUPT"))) {
-            return new StoreException(file + " is not a readable GPU log (" + reason + ")",
-                    "move it aside; 'nvidb log' starts a new one", e);
-        }
-        if (code != null && (code.name().startsWith("SQLITE_BUSY") || code.name().startsWith("SQLITE_LOCKED"))) {
-            return new StoreException("cannot " + action + " in " + file + ": " + reason,
-                    "another process held the GPU log too long; try again", e);
-        }
-        return new StoreException("cannot " + action + " in " + file + ": " + reason, null, e);
-    }
-
-    private static String reason(SQLException e) {
-        String message = String.valueOf(e.getMessage());
-        int open = message.lastIndexOf('(');
-        if (message.startsWith("[SQLITE_") && open >= 0 && message.endsWith(")")) {
-            return message.substring(open + 1, message.length() - 1);
-        }
-        return message;
-    }
-
-    private static void create(Path file) {
-        Path parent = file.getParent();
-        if (Files.isDirectory(file)) {
-            throw new StoreException(file + " is a directory, not a GPU log file",
-                    "give a file path, such as " + file.resolve("gpu_log.db"));
-        }
-        try {
-            if (parent != null && !Files.isDirectory(parent)) {
-                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            }
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (FileAlreadyExistsException alreadyThere) {
-            // Opened as it is.
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new StoreException("cannot create " + file + ": permission denied on " + e.getFile(),
-                    "check that you may write to " + parent + ", or give --db-path", e);
-        } catch (java.nio.file.FileSystemException e) {
-            throw new StoreException("cannot create " + file + ": " + (e.getReason() != null ? e.getReason()
-                    : "no such directory") + " (" + e.getFile() + ")", "check that you may write to " + parent
-                    + ", or give --db-path", e);
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new StoreException("cannot create " + file + ": " + e.getMessage(), "check that you may write to " + parent, e);
-        }
-    }
-
-    private static Connection connect(Path file) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setBusyTimeout(BUSY_TIMEOUT_MS);
-        config.enforceForeignKeys(true);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        try {
-            return config.createConnection("jdbc:sqlite:" + file);
-        } catch (SQLException e) {
-            throw failure("open", file, e);
-        }
-    }
-
-    private static void close(Connection connection) {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // Already failing with a better message.
-        }
-    }
-
-    private static String emptyToNull(String text) {
-        return text == null || text.isEmpty() ? null : text;
-    }
-
-    private static Integer nullableInt(ResultSet r, int column) throws SQLException {
-        int value = r.getInt(column);
-        return r.wasNull() ? null : value;
-    }
-
-    private static Long nullableLong(ResultSet r, int column) throws SQLException {
-        long value = r.getLong(column);
-        return r.wasNull() ? null : value;
-    }
-
-    private static Double nullableDouble(ResultSet r, int column) throws SQLException {
-        double value = r.getDouble(column);
-        return r.wasNull() ? null : value;
-    }
-
-    private static void setInt(PreparedStatement statement, int index, Integer value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.INTEGER);
-        } else {
-            statement.setInt(index, value);
-        }
-    }
-
-    private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.INTEGER);
-        } else {
-            statement.setLong(index, value);
-        }
-    }
-
-    private static void setDouble(PreparedStatement statement, int index, Double value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.REAL);
-        } else {
-            statement.setDouble(index, value);
         }
     }
 }
