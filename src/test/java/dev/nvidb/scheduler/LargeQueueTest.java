@@ -52,10 +52,14 @@ class LargeQueueTest {
     }
 
     static QueueSnapshot queue(Random random) {
+        return queue(random, JOBS);
+    }
+
+    static QueueSnapshot queue(Random random, int jobs) {
         long[] vrams = {0, 2 * GIB, 4 * GIB, 8 * GIB, 16 * GIB, 20 * GIB, 40 * GIB, 100 * GIB};
         int[] gpus = {0, 1, 1, 1, 1, 2, 4};
         List<Job> pending = new ArrayList<>();
-        for (int id = 1; id <= JOBS; id++) {
+        for (int id = 1; id <= jobs; id++) {
             Fixtures.JobBuilder builder = job(id).gpus(gpus[random.nextInt(gpus.length)])
                     .vram(vrams[random.nextInt(vrams.length)]).priority(random.nextInt(3));
             if (random.nextInt(10) == 0) {
@@ -69,11 +73,12 @@ class LargeQueueTest {
         return QueueSnapshot.of(pending, List.of());
     }
 
-    /** Prints planning times (wall and this thread's CPU, in ms) over repeated runs after a warm-up. */
+    /** Prints planning times (wall and this thread's CPU, in ms) over repeated runs after a warm-up; arg: pending jobs (10,000). */
     public static void main(String[] args) {
+        int jobs = args.length > 0 ? Integer.parseInt(args[0]) : JOBS;
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         List<NodeCapacity> nodes = cluster();
-        QueueSnapshot queue = queue(new Random(7));
+        QueueSnapshot queue = queue(new Random(7), jobs);
         long cold = System.nanoTime();
         Scheduler.plan(queue, nodes, SchedulingPolicy.defaults(), Fixtures.NOW);
         System.out.printf("first run in this JVM (cold, interpreted): %.1f ms%n", (System.nanoTime() - cold) / 1e6);
@@ -100,7 +105,7 @@ class LargeQueueTest {
                     wall[wall.length / 2], wall[0], cpu[cpu.length / 2], cpu[0], plan.placements().size(),
                     plan.pendingReasons().size(), plan.unschedulable().size(), plan.dependencyFailed().size());
         }
-        QueueSnapshot other = queue(new Random(8));
+        QueueSnapshot other = queue(new Random(8), jobs);
         long start = System.nanoTime();
         Scheduler.plan(other, nodes, SchedulingPolicy.defaults(), Fixtures.NOW);
         System.out.printf("one run on another queue: %.1f ms%n", (System.nanoTime() - start) / 1e6);

@@ -20,6 +20,14 @@ import java.util.concurrent.TimeUnit;
  * stalls its connections (bytes held until released), drops them (both sides closed at once,
  * as a cut cable looks to the client after its timeout, only sooner) or refuses new ones.
  *
+ * <p>A TCP connect costs what it costs on a network: the client's first bytes reach the server
+ * no sooner than one and a half round trips after it connected (SYN, SYN-ACK, then its data with
+ * the ACK), the server's first bytes reach the client no sooner than two (the server learns of
+ * the connection from that ACK). The relay also counts <em>turns</em>: each time a client sends
+ * after the server has spoken since its last send, it has waited for an answer, which across a
+ * network is a round trip (a connect counts one more). With the connect, that is the number of
+ * round trips a conversation pays when nothing is pipelined.
+ *
  * <p>Each connection has a reader and a sender per direction: the reader stamps each chunk
  * with the time it may leave, the sender sleeps until then. Test harness only.
  */
@@ -32,6 +40,8 @@ public final class LatencyRelay implements AutoCloseable {
     private volatile boolean stalled;
     private volatile boolean refusing;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong accepted = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong turns = new java.util.concurrent.atomic.AtomicLong();
 
     private LatencyRelay(ServerSocket listener, InetSocketAddress target, Duration roundTrip) {
         this.listener = listener;
@@ -81,6 +91,26 @@ public final class LatencyRelay implements AutoCloseable {
         }
     }
 
+    /** Connections accepted since the relay started (or the last {@link #resetCounts}). */
+    public long connectionsAccepted() {
+        return accepted.get();
+    }
+
+    /**
+     * Client turns since the relay started (or the last {@link #resetCounts}): sends that followed
+     * an answer from the server, each a round trip waited for; a connection's first send counts
+     * too when the server spoke first (the SSH greeting).
+     */
+    public long turns() {
+        return turns.get();
+    }
+
+    /** Starts counting connections and turns from zero. */
+    public void resetCounts() {
+        accepted.set(0);
+        turns.set(0);
+    }
+
     /** Connections open now. */
     public int connections() {
         return links.size();
@@ -117,7 +147,8 @@ public final class LatencyRelay implements AutoCloseable {
                 closeQuietly(server);
                 continue;
             }
-            Link link = new Link(client, server);
+            accepted.incrementAndGet();
+            Link link = new Link(client, server, System.nanoTime());
             links.add(link);
             link.start();
         }
@@ -129,35 +160,64 @@ public final class LatencyRelay implements AutoCloseable {
         private final Socket server;
         private volatile boolean ended;
         private final java.util.concurrent.atomic.AtomicInteger finished = new java.util.concurrent.atomic.AtomicInteger();
+        private final long connectedAt;
+        /** Whether the server has spoken since the client last did (guarded by this link). */
+        private boolean answered;
 
-        Link(Socket client, Socket server) {
+        Link(Socket client, Socket server, long connectedAt) {
             this.client = client;
             this.server = server;
+            this.connectedAt = connectedAt;
         }
 
         void start() {
-            direction(client, server, "up");
-            direction(server, client, "down");
+            direction(client, server, "up", true);
+            direction(server, client, "down", false);
         }
 
-        private void direction(Socket from, Socket to, String name) {
+        /**
+         * Counts a turn when the client sends (read from it) after an answer reached it; notes an
+         * answer when the server's bytes are delivered to the client.
+         */
+        private synchronized void spoke(boolean up) {
+            if (up) {
+                if (answered) {
+                    turns.incrementAndGet();
+                }
+                answered = false;
+            } else {
+                answered = true;
+            }
+        }
+
+        /** The earliest a chunk read now may leave: half a round trip on, and not before the connect allows. */
+        private long due(boolean up) {
+            long now = System.nanoTime();
+            long connect = connectedAt + (up ? 3 : 4) * oneWayNanos;
+            return Math.max(now + oneWayNanos, connect);
+        }
+
+        private void direction(Socket from, Socket to, String name, boolean up) {
             LinkedBlockingQueue<Chunk> held = new LinkedBlockingQueue<>();
-            Thread reader = new Thread(() -> read(from, held), "relay-" + name + "-read");
-            Thread sender = new Thread(() -> send(to, held), "relay-" + name + "-send");
+            Thread reader = new Thread(() -> read(from, held, up), "relay-" + name + "-read");
+            Thread sender = new Thread(() -> send(to, held, up), "relay-" + name + "-send");
             reader.setDaemon(true);
             sender.setDaemon(true);
             reader.start();
             sender.start();
         }
 
-        private void read(Socket from, LinkedBlockingQueue<Chunk> held) {
+        private void read(Socket from, LinkedBlockingQueue<Chunk> held, boolean up) {
             byte[] buffer = new byte[16 * 1024];
             try {
                 // Not closed here: closing a socket's stream closes the socket, and the other direction still runs.
                 InputStream in = from.getInputStream();
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
-                    held.add(new Chunk(java.util.Arrays.copyOf(buffer, n), System.nanoTime() + oneWayNanos));
+                    if (up) {
+                        spoke(true);
+                    }
+                    held.add(new Chunk(java.util.Arrays.copyOf(buffer, n), due(up)));
                 }
             } catch (IOException e) {
                 // this side closed or was dropped
@@ -165,7 +225,7 @@ public final class LatencyRelay implements AutoCloseable {
             held.add(Chunk.END);
         }
 
-        private void send(Socket to, LinkedBlockingQueue<Chunk> held) {
+        private void send(Socket to, LinkedBlockingQueue<Chunk> held, boolean up) {
             try {
                 OutputStream out = to.getOutputStream();
                 while (true) {
@@ -196,6 +256,9 @@ public final class LatencyRelay implements AutoCloseable {
                     }
                     out.write(chunk.bytes());
                     out.flush();
+                    if (!up) {
+                        spoke(false);
+                    }
                 }
             } catch (IOException e) {
                 close();

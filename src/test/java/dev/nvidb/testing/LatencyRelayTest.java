@@ -83,8 +83,31 @@ class LatencyRelayTest {
             received[0] = (byte) first;
             System.arraycopy(rest, 0, received, 1, rest.length);
             assertArrayEquals(sent, received);
-            assertTrue(firstByte >= Duration.ofMillis(200).toNanos(),
-                    "the first byte came back after the round trip, not before: " + firstByte / 1_000_000 + " ms");
+            assertTrue(firstByte >= Duration.ofMillis(400).toNanos(),
+                    "the first byte came back after the connect's round trip and its own, not before: "
+                            + firstByte / 1_000_000 + " ms");
+        }
+    }
+
+    @Test
+    void eachSendThatFollowsAnAnswerIsATurnAndPipelinedSendsAreNot() throws Exception {
+        try (LatencyRelay relay = LatencyRelay.start(echoAddress(), Duration.ofMillis(20));
+             Socket client = new Socket(InetAddress.getLoopbackAddress(), relay.port())) {
+            client.setSoTimeout(30_000);
+            OutputStream out = client.getOutputStream();
+            InputStream in = client.getInputStream();
+            out.write('a');
+            out.write('b');           // pipelined: no answer came in between
+            assertEquals('a', in.read());
+            assertEquals('b', in.read());
+            out.write('c');           // after an answer: a turn
+            assertEquals('c', in.read());
+            out.write('d');           // and another
+            assertEquals('d', in.read());
+            assertEquals(2, relay.turns());
+            assertEquals(1, relay.connectionsAccepted());
+            relay.resetCounts();
+            assertEquals(0, relay.turns());
         }
     }
 
