@@ -22,11 +22,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Reading the queue: one job, a list of jobs, the whole status (nodes with budgets, jobs,
@@ -77,33 +75,30 @@ public final class StatusReading {
      */
     public QueueStatus status(boolean includeIgnored, int recent) {
         return engine.database().read("read the queue status", conn -> {
-            List<StoredJob> all = jobs.listJobs(conn, JobFilter.all());
+            // Active jobs and the latest finished ones only: a long history is counted, never read.
+            List<StoredJob> active = jobs.listJobs(conn, JobFilter.active());
             Map<String, NodeRecord> records = new HashMap<>();
             new NodeStore(engine.database()).listNodes(conn).forEach(record -> records.put(record.name(), record));
             NodeViews reader = new NodeViews(engine.settings().queue().headroomMb());
             List<NodeView> views = new ArrayList<>();
             for (String name : engine.nodes().names()) {
-                NodeView view = reader.node(name, records.get(name), all);
+                NodeView view = reader.node(name, records.get(name), active);
                 if (includeIgnored || !view.ignored()) {
                     views.add(view);
                 }
             }
+            Map<String, Integer> stored = jobs.countByState(conn);
             Map<String, Integer> counts = new LinkedHashMap<>();
             for (JobState state : JobState.values()) {
-                counts.put(state.key(), 0);
+                counts.put(state.key(), stored.getOrDefault(state.key(), 0));
             }
-            all.forEach(job -> counts.merge(job.job().state().key(), 1, Integer::sum));
             Map<Long, String> pending = engine.pendingReasons();
-            List<StoredJob> finished = all.stream().filter(job -> job.job().state().finished())
-                    .sorted(Comparator.comparing(job -> job.job().finishedAt())).toList();
-            Set<Long> recentIds = new HashSet<>();
-            finished.subList(Math.max(0, finished.size() - Math.max(0, recent)), finished.size())
-                    .forEach(job -> recentIds.add(job.id()));
+            List<StoredJob> shownJobs = new ArrayList<>(active);
+            shownJobs.addAll(jobs.recentlyFinished(conn, recent));
+            shownJobs.sort(Comparator.comparingLong(StoredJob::id));
             List<JobView> shown = new ArrayList<>();
-            for (StoredJob job : all) {
-                if (!job.job().state().finished() || recentIds.contains(job.id())) {
-                    shown.add(view(job, pending));
-                }
+            for (StoredJob job : shownJobs) {
+                shown.add(view(job, pending));
             }
             List<AlertView> alerts = new AlertStore(engine.database()).listOpen(conn).stream()
                     .map(StatusReading::alert).toList();

@@ -61,6 +61,10 @@ public final class JobStore {
               AND (? IS NULL OR group_name = ?)
             ORDER BY id DESC LIMIT ?
             """;
+    private static final String RECENTLY_FINISHED = "SELECT " + COLUMNS + """
+             FROM jobs WHERE state IN (SELECT value FROM json_each(?)) ORDER BY finished_at DESC, id DESC LIMIT ?
+            """;
+    private static final String COUNT_BY_STATE = "SELECT state, count(*) FROM jobs GROUP BY state";
     private static final String DEPENDENCIES = """
             SELECT job_id, depends_on, needs_success FROM job_dependencies
             WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, depends_on
@@ -174,6 +178,38 @@ public final class JobStore {
 
     public List<StoredJob> listJobs(JobFilter filter) {
         return database.read("list jobs", conn -> listJobs(conn, filter));
+    }
+
+    /**
+     * The {@code count} jobs that reached a final state last (by the queue's finish time, a tie
+     * going to the later job), in id order: what {@code queue status} shows besides the active
+     * ones, read without reading the rest of a long history.
+     */
+    public List<StoredJob> recentlyFinished(Connection connection, int count) throws SQLException {
+        Set<JobState> finished = java.util.EnumSet.noneOf(JobState.class);
+        for (JobState state : JobState.values()) {
+            if (state.finished()) {
+                finished.add(state);
+            }
+        }
+        try (PreparedStatement statement = connection.prepareStatement(RECENTLY_FINISHED)) {
+            Columns.bind(statement, stateKeys(finished), Math.max(0, count));
+            List<StoredJob> jobs = withDependencies(connection, statement, tolerant);
+            jobs.sort(java.util.Comparator.comparingLong(StoredJob::id));
+            return jobs;
+        }
+    }
+
+    /** How many jobs are in each state, by the state's key (a state with no job is absent). */
+    public Map<String, Integer> countByState(Connection connection) throws SQLException {
+        Map<String, Integer> counts = new HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement(COUNT_BY_STATE);
+             ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                counts.put(rows.getString(1), rows.getInt(2));
+            }
+        }
+        return counts;
     }
 
     /** The states of the given jobs (ids that do not exist are absent): what dependencies wait on. */
