@@ -231,7 +231,8 @@ public final class SshPool implements AutoCloseable {
         built.addSessionListener(new SessionEvents());
         // Small request/reply exchanges otherwise stall on Nagle + delayed ACK (~90 ms per exec on loopback).
         CoreModuleProperties.TCP_NODELAY.set(built, true);
-        built.start();
+        built.start();   // fills in MINA's default service factories, one of which is replaced here
+        built.setServiceFactories(DirectUserAuthService.replacing(built.getServiceFactories()));
         return built;
     }
 }

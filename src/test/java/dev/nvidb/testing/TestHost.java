@@ -154,6 +154,14 @@ public final class TestHost implements AutoCloseable {
         port = server.getPort();
     }
 
+    /**
+     * Sessions that start from now on are cut off after {@code requests} authentication requests,
+     * as MINA's server counts them ({@code max-auth-requests}: a {@code none} request counts).
+     */
+    public synchronized void limitAuthRequests(int requests) {
+        CoreModuleProperties.MAX_AUTH_REQUESTS.set(server, requests);
+    }
+
     /** Stops the server and drops its sessions; connections are refused until {@link #start()}. */
     public synchronized void stop() {
         if (server != null) {
