@@ -97,6 +97,15 @@ record BadInputCase(String name, Setup setup, List<String> args, int exitCode, S
         };
     }
 
+    /** queue.yml, and a directory where queue.db should be. */
+    static Setup databaseIsADirectory() {
+        return (RawSetup) (dir, template) -> {
+            copyTemplate(dir, template);
+            Files.delete(dir.resolve("queue.db"));
+            Files.createDirectory(dir.resolve("queue.db"));
+        };
+    }
+
     /** The template queue.db with its header intact and every page after the first overwritten. */
     static Setup damagedPages() {
         return (RawSetup) (dir, template) -> {

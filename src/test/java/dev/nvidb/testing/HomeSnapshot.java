@@ -42,11 +42,36 @@ public record HomeSnapshot(Map<String, String> files, List<String> database) {
                         && List.of("", "-wal", "-shm", "-journal").contains(path.toString().substring(logical.toString().length()))) {
                     continue;
                 }
+                if (path.getFileName().toString().equals(".config.yml.lock") && Files.size(path) == 0) {
+                    // The empty file config writers lock on: it may be created, never removed (a
+                    // removal would race a writer waiting on it), and holds no configuration.
+                    continue;
+                }
                 files.put(name, describe(path));
             }
         }
         List<String> database = logical == null ? List.of() : dump(logical);
         return new HomeSnapshot(files, database);
+    }
+
+    /** What differs from {@code after}, in a few lines (empty when nothing does). */
+    public String differences(HomeSnapshot after) {
+        StringBuilder text = new StringBuilder();
+        java.util.Set<String> names = new java.util.TreeSet<>(files.keySet());
+        names.addAll(after.files.keySet());
+        for (String name : names) {
+            if (!java.util.Objects.equals(files.get(name), after.files.get(name))) {
+                text.append("file ").append(name).append(": ").append(files.get(name)).append(" -> ")
+                        .append(after.files.get(name)).append('\n');
+            }
+        }
+        List<String> removed = new ArrayList<>(database);
+        removed.removeAll(after.database);
+        List<String> added = new ArrayList<>(after.database);
+        added.removeAll(database);
+        removed.forEach(line -> text.append("- ").append(line, 0, Math.min(line.length(), 300)).append('\n'));
+        added.forEach(line -> text.append("+ ").append(line, 0, Math.min(line.length(), 300)).append('\n'));
+        return text.toString();
     }
 
     private static String describe(Path path) throws IOException {
