@@ -77,9 +77,9 @@ class WebCommand implements Callable<Integer> {
                     () -> JsonKeeper.of(new Keeper(wiring.home(), context.environment()).state().orElse(null)));
             HistoryApi history = new HistoryApi(dbPath != null ? config.home().expand(dbPath) : config.log().dbPath());
             try (WebApi api = new WebApi(live, withServers, history, queue)) {
-                warnIfReachable();
                 WebServer server = WebServer.start(bind, port, AccessToken.random(), api);
-                // Once it listens: a port in use stays the one line it is.
+                // Once it listens: a port in use or an address not here stays the one line it is.
+                warnIfReachable();
                 if (history.exists()) {
                     history.problem().ifPresent(problem -> context.err().println("nvidb: warning: History cannot read the"
                             + " GPU log: " + problem));

@@ -85,6 +85,13 @@ public final class ConfigWriter {
             List<ServerConfig> added, String display) {
         List<ServerConfig> expected = new ArrayList<>(existing);
         expected.addAll(added);
+        int bytes = updated.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > ConfigFileBytes.LIMIT) {
+            // The loader reads no config file over the limit: written, it would stop every command.
+            throw new ConfigException("refusing to write " + display + ": the result would be " + bytes
+                    + " bytes, more than a config file may hold (" + ConfigFileBytes.LIMIT + ")",
+                    "check the servers' values (a host name is at most 253 characters)");
+        }
         List<ServerConfig> actual;
         try {
             actual = loader.parseConfigYml(file, updated).monitorServers();

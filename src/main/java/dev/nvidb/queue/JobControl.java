@@ -220,21 +220,45 @@ public final class JobControl {
         });
     }
 
-    /** Replaces the note (null clears it). */
+    /** The longest result document a client may set: what the node collects from result.json (RESULT_LIMIT). */
+    static final int MAX_RESULT_BYTES = 1024 * 1024;
+
+    /** Replaces the note (null clears it); held to what {@code submit --note} takes. */
     public void setNote(long id, String note) {
         reading.getJob(id);
+        if (note != null) {
+            noteText(id, note, note.length());
+        }
         annotations.setNote(id, note);
     }
 
-    /** Appends a line to the note. */
+    /** Appends a line to the note; the whole note is held to what {@code submit --note} takes. */
     public void appendNote(long id, String line) {
-        reading.getJob(id);
+        String note = reading.getJob(id).job().note();
+        noteText(id, line, note == null || note.isEmpty() ? line.length() : note.length() + 1 + line.length());
         annotations.appendNote(id, line);
     }
 
-    /** Stores a result document for the job (JSON text, already validated). */
+    private static void noteText(long id, String text, int noteLength) {
+        dev.nvidb.agent.RunScript.checkText("the note", text).ifPresent(problem -> {
+            throw new UsageException("cannot save the note of job " + id + ": " + problem, "remove the byte and try again");
+        });
+        if (noteLength > Submission.MAX_NOTE_CHARS) {
+            throw new UsageException("cannot save the note of job " + id + ": it would be " + noteLength
+                    + " characters; a note holds at most " + Submission.MAX_NOTE_CHARS,
+                    "keep long text in a file and put its path in the note");
+        }
+    }
+
+    /** Stores a result document for the job (JSON text, already validated), at most {@link #MAX_RESULT_BYTES}. */
     public void setResult(long id, String json) {
         reading.getJob(id);
+        int bytes = json.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_RESULT_BYTES) {
+            throw new UsageException("cannot set the result of job " + id + ": it is " + bytes + " bytes; a result"
+                    + " holds at most " + MAX_RESULT_BYTES + " (as a job's result.json)",
+                    "keep large data in a file and put its path in the result");
+        }
         annotations.setResult(id, json);
     }
 

@@ -1,5 +1,6 @@
 package dev.nvidb.ssh;
 
+import dev.nvidb.error.ConfigException;
 import dev.nvidb.error.SshException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -129,12 +130,39 @@ public final class SshConfigFile {
         return !pattern.startsWith("!") && pattern.indexOf('*') < 0 && pattern.indexOf('?') < 0;
     }
 
+    /** The number of the first line of {@code file} that is not UTF-8 (the file was just read). */
+    private static int firstLineNotUtf8(Path file) {
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            int line = 1;
+            int start = 0;
+            for (int at = 0; at <= bytes.length; at++) {
+                if (at == bytes.length || bytes[at] == '\n') {
+                    try {
+                        java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                                .decode(java.nio.ByteBuffer.wrap(bytes, start, at - start));
+                    } catch (java.nio.charset.CharacterCodingException e) {
+                        return line;
+                    }
+                    line++;
+                    start = at + 1;
+                }
+            }
+            return line;
+        } catch (IOException e) {
+            return 1;
+        }
+    }
+
     private static void parseInto(Path file, Path sshDir, List<Block> blocks, int depth) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
         } catch (NoSuchFileException e) {
             return;
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new ConfigException(file + ":" + firstLineNotUtf8(file) + ": this ssh config is not UTF-8 text",
+                    "nvidb reads ssh config files as UTF-8: convert it (iconv -t UTF-8) or remove the byte", e);
         } catch (IOException e) {
             throw new SshException("cannot read ssh config " + file + ": " + e.getMessage(), null, e);
         }
