@@ -59,8 +59,8 @@ public final class McpServer {
     /**
      * Serves one client over {@code in} and {@code out} and returns once {@code in} has ended
      * (the client closed it, or reading it failed); the server is closed by then. Each line read
-     * is handed to the SDK only if it is a JSON-RPC message; any other line is answered with a
-     * parse error and skipped (the SDK would stop reading at it).
+     * is handed to the SDK only if it is a JSON-RPC message; any other line is reported on stderr
+     * and skipped (the SDK would stop reading at it).
      */
     public void serve(InputStream in, OutputStream out) throws IOException {
         PipedOutputStream frames = new PipedOutputStream();
@@ -82,7 +82,8 @@ public final class McpServer {
                 }
                 String problem = frameProblem(line);
                 if (problem != null) {
-                    refuse(out, problem);
+                    // No answer: MCP responses must carry the request's id, and this line has none.
+                    context.notices().accept("mcp: skipped a line from the client that is " + problem);
                     continue;
                 }
                 frames.write((line + "\n").getBytes(StandardCharsets.UTF_8));
@@ -104,19 +105,6 @@ public final class McpServer {
         } catch (IOException | RuntimeException e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
             return "not a JSON-RPC message: " + why;
-        }
-    }
-
-    /** Answers a line that is not a message with JSON-RPC's parse error (id null), as the SDK writes its frames. */
-    private void refuse(OutputStream out, String problem) throws IOException {
-        Map<String, Object> error = new java.util.LinkedHashMap<>();
-        error.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-        error.put("id", null);
-        error.put("error", Map.of("code", McpSchema.ErrorCodes.PARSE_ERROR, "message", problem));
-        context.notices().accept("mcp: skipped a line that is " + problem);
-        synchronized (out) { // the SDK writes each frame holding the stream's lock
-            out.write((Json.compact(error) + "\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
         }
     }
 
