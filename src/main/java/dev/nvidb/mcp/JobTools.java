@@ -176,13 +176,9 @@ final class JobTools {
                         + " last_error, failure_class, attempt, notes, progress, result, job_dir, and env (credential"
                         + " values masked).",
                 input, Behaviour.READ, arguments -> {
-                    Queue queue = queue();
-                    long id = arguments.longValue("id");
-                    queue.reading().getJob(id);
-                    queue.ticking().ifDue();
-                    JobView view = queue.reading().getJob(id);
+                    JobView view = context.refreshedJob(arguments.longValue("id"));
                     String logs = arguments.has("log_lines")
-                            ? queue.logs().tail(view, false, arguments.intValue("log_lines", 0)) : null;
+                            ? queue().logs().tail(view, false, arguments.intValue("log_lines", 0)) : null;
                     return Answer.of(JsonJobs.one(JsonJob.of(view), logs, view.job().spec().environment(), false));
                 });
     }
@@ -195,11 +191,8 @@ final class JobTools {
                         + " verdict with free_mb against the job's needs, and fit: where it would start first. Use it"
                         + " before changing a job that stays pending; never_fits will not change by waiting.",
                 input, Behaviour.READ, arguments -> {
-                    Queue queue = queue();
-                    long id = arguments.longValue("id");
-                    queue.reading().getJob(id);
-                    queue.ticking().ifDue();
-                    dev.nvidb.queue.WhyView view = queue.explaining().why(id);
+                    long id = context.refreshedJob(arguments.longValue("id")).id();
+                    dev.nvidb.queue.WhyView view = queue().explaining().why(id);
                     return Answer.of(JsonWhy.of(JsonJob.of(view.job()), view));
                 });
     }
@@ -211,11 +204,8 @@ final class JobTools {
                         + " `nvidb job result --json`: {ok, id, result}; ok is false and result null while there is"
                         + " none.",
                 input, Behaviour.READ, arguments -> {
-                    Queue queue = queue();
                     long id = arguments.longValue("id");
-                    queue.reading().getJob(id);
-                    queue.ticking().ifDue();
-                    String result = queue.reading().getJob(id).job().result();
+                    String result = context.refreshedJob(id).job().result();
                     return Answer.of(new JsonCommands.Result(Json.SCHEMA_VERSION, result != null, id, Json.parse(result)));
                 });
     }

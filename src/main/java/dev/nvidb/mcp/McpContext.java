@@ -2,6 +2,7 @@ package dev.nvidb.mcp;
 
 import dev.nvidb.doctor.Report;
 import dev.nvidb.output.JsonKeeper;
+import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -25,5 +26,20 @@ public record McpContext(Supplier<Queue> queue, Supplier<Report> doctor, Supplie
 
     public McpContext {
         environment = Map.copyOf(environment);
+    }
+
+    /** The queue, brought up to date first when a tick is due, as a CLI read does. */
+    Queue refreshedQueue() {
+        Queue opened = queue.get();
+        opened.ticking().ifDue();
+        return opened;
+    }
+
+    /** Job {@code id} after a due tick; no such job is a usage error, found before any tick. */
+    JobView refreshedJob(long id) {
+        Queue opened = queue.get();
+        opened.reading().getJob(id);
+        opened.ticking().ifDue();
+        return opened.reading().getJob(id);
     }
 }

@@ -1,6 +1,7 @@
 package dev.nvidb.mcp;
 
 import dev.nvidb.error.UsageException;
+import dev.nvidb.mcp.QueueTool.Answer;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.Operations;
 import dev.nvidb.queue.Queue;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import dev.nvidb.mcp.QueueTool.Answer;
 
 /**
  * {@code op_id} on a tool that changes the queue, as {@code --op-id} on the CLI

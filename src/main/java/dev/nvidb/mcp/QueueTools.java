@@ -42,8 +42,7 @@ final class QueueTools {
                         + " (what a new job may still reserve) and ownership, active and recent jobs, counts by"
                         + " state, open alerts, kills owed to unreachable nodes, the keeper. Start here.",
                 input, Behaviour.READ, arguments -> {
-                    Queue queue = queue();
-                    queue.ticking().ifDue();
+                    Queue queue = context.refreshedQueue();
                     QueueStatus status = queue.reading().status(false, arguments.intValue("recent", 10));
                     return Answer.of(JsonQueue.status(status, status.jobs().stream().map(JsonJob::of).toList(),
                             context.keeper().get()));
@@ -57,8 +56,7 @@ final class QueueTools {
                         + " mem_total_mb, mem_used_mb, free_mb, util_percent, external_mem_mb (work the queue did not"
                         + " start), ownership and processes; a node whose status is down gets no new jobs.",
                 input, Behaviour.READ, arguments -> {
-                    Queue queue = queue();
-                    queue.ticking().ifDue();
+                    Queue queue = context.refreshedQueue();
                     return Answer.of(JsonQueue.nodes(queue.reading().status(arguments.bool("include_ignored"), 0).nodes()));
                 });
     }
@@ -69,8 +67,7 @@ final class QueueTools {
                         + " after quick failures (as `nvidb queue groups --json`). A held group's pending jobs wait"
                         + " until a person releases it: read a failed job's logs and tell the user.",
                 new InputSchema(), Behaviour.READ, arguments -> {
-                    Queue queue = queue();
-                    queue.ticking().ifDue();
+                    Queue queue = context.refreshedQueue();
                     return Answer.of(JsonGroups.of(queue.groups().list()));
                 });
     }
@@ -81,8 +78,7 @@ final class QueueTools {
                         + " that can never run, nodes down, held groups; ok is false while any is open. Acknowledge"
                         + " what you have handled with ack.",
                 new InputSchema(), Behaviour.READ, arguments -> {
-                    Queue queue = queue();
-                    queue.ticking().ifDue();
+                    Queue queue = context.refreshedQueue();
                     List<AlertView> open = queue.reading().openAlerts();
                     return Answer.of(new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
                             open.stream().map(JsonQueue::alert).toList()));

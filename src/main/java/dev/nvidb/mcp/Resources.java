@@ -45,9 +45,7 @@ final class Resources {
                 .mimeType("application/json").build();
         return new McpServerFeatures.SyncResourceSpecification(resource, (exchange, request) -> read(request.uri(),
                 "application/json", () -> {
-                    Queue queue = queue();
-                    queue.ticking().ifDue();
-                    return Json.line(JsonQueue.nodes(queue.reading().status(false, 0).nodes()));
+                    return Json.line(JsonQueue.nodes(context.refreshedQueue().reading().status(false, 0).nodes()));
                 }));
     }
 
@@ -63,12 +61,8 @@ final class Resources {
                 throw McpError.RESOURCE_NOT_FOUND.apply(request.uri());
             }
             return read(request.uri(), "text/plain", () -> {
-                Queue queue = queue();
-                long id = Long.parseLong(uri.group(1));
-                queue.reading().getJob(id);
-                queue.ticking().ifDue();
-                JobView job = queue.reading().getJob(id);
-                LogChunk chunk = queue.logs().lastLines(job, uri.group(2).equals("stderr"), LOG_LINES).last(LOG_BYTES);
+                JobView job = context.refreshedJob(Long.parseLong(uri.group(1)));
+                LogChunk chunk = queue().logs().lastLines(job, uri.group(2).equals("stderr"), LOG_LINES).last(LOG_BYTES);
                 return new String(chunk.bytes(), StandardCharsets.UTF_8);
             });
         });

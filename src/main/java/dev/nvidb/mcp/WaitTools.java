@@ -105,9 +105,7 @@ final class WaitTools {
                 input, Behaviour.READ, arguments -> {
                     Queue queue = queue();
                     long id = arguments.longValue("id");
-                    queue.reading().getJob(id);
-                    queue.ticking().ifDue();
-                    JobView job = queue.reading().getJob(id);
+                    JobView job = context.refreshedJob(id);
                     boolean stderr = arguments.string("stream", "stdout").equals("stderr");
                     int max = arguments.intValue("max_bytes", DEFAULT_LOG_BYTES);
                     LogChunk chunk = arguments.has("offset")

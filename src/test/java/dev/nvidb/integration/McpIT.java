@@ -80,7 +80,7 @@ class McpIT {
             assertEquals(4L, number(first.get("created")));
             List<Long> ids = ((List<?>) first.get("jobs")).stream().map(job -> number(((Map<?, ?>) job).get("id"))).toList();
 
-            McpSchema.CallToolResult retry = client.callTool(new McpSchema.CallToolRequest("submit", sweep));
+            McpSchema.CallToolResult retry = client.callTool(request("submit", sweep));
             assertFalse(retry.isError());
             assertEquals(first, retry.structuredContent(), "the retry answers the first call's document");
             assertEquals(4L, number(ok(client, "list_jobs", Map.of()).get("count")), "and stores no job");
@@ -109,8 +109,8 @@ class McpIT {
         ProcessBuilder builder = new ProcessBuilder(launcher(), "mcp");
         builder.environment().putAll(env);
         Process process = builder.start();
-        try (OutputStream stdin = process.getOutputStream();
-             BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        OutputStream stdin = process.getOutputStream();
+        try (BufferedReader stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             stdin.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                     + "\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}\n").getBytes(StandardCharsets.UTF_8));
             stdin.flush();
@@ -126,11 +126,15 @@ class McpIT {
     }
 
     private static Map<String, Object> ok(McpSyncClient client, String tool, Map<String, Object> arguments) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+        McpSchema.CallToolResult result = client.callTool(request(tool, arguments));
         assertFalse(result.isError(), tool + ": " + result.content());
         @SuppressWarnings("unchecked")
         Map<String, Object> document = (Map<String, Object>) result.structuredContent();
         return document;
+    }
+
+    private static McpSchema.CallToolRequest request(String tool, Map<String, Object> arguments) {
+        return McpSchema.CallToolRequest.builder(tool).arguments(arguments).build();
     }
 
     private static long number(Object value) {

@@ -132,7 +132,7 @@ class McpServerTest {
         List<Long> ids = ((List<?>) first.get("jobs")).stream().map(job -> number(((Map<?, ?>) job).get("id"))).toList();
         assertEquals(3, ids.size());
 
-        McpSchema.CallToolResult retry = client.callTool(new McpSchema.CallToolRequest("submit", sweep));
+        McpSchema.CallToolResult retry = client.callTool(request("submit", sweep));
         assertFalse(retry.isError());
         assertEquals(first, retry.structuredContent(), "a retry answers the first call's document");
         assertEquals(Boolean.TRUE, retry.meta().get("nvidb/replayed"));
@@ -140,7 +140,7 @@ class McpServerTest {
 
         Map<String, Object> other = new LinkedHashMap<>(sweep);
         other.put("array", "0-3");
-        assertEquals("usage", errorType(client.callTool(new McpSchema.CallToolRequest("submit", other))));
+        assertEquals("usage", errorType(client.callTool(request("submit", other))));
 
         Map<String, Object> held = ok("wait", Map.of("ids", ids, "timeout_s", 0.2));
         assertEquals(true, held.get("timed_out"), "the cells cannot end before the release file exists");
@@ -170,8 +170,8 @@ class McpServerTest {
             assertEquals(Map.of("score", cell), result.get("result"));
         }
 
-        McpSchema.ReadResourceResult log = client.readResource(new McpSchema.ReadResourceRequest(
-                "nvidb://jobs/" + ids.get(0) + "/stdout"));
+        McpSchema.ReadResourceResult log = client.readResource(McpSchema.ReadResourceRequest.builder(
+                "nvidb://jobs/" + ids.get(0) + "/stdout").build());
         assertEquals("cell 0\n", ((McpSchema.TextResourceContents) log.contents().get(0)).text());
 
         Map<String, Object> again = new LinkedHashMap<>(sweep);
@@ -207,7 +207,7 @@ class McpServerTest {
         Map<String, Object> doctor = ok("doctor", Map.of());
         assertTrue(doctor.containsKey("nodes") && doctor.containsKey("database"), doctor.toString());
 
-        McpSchema.ReadResourceResult gpus = client.readResource(new McpSchema.ReadResourceRequest("nvidb://gpus"));
+        McpSchema.ReadResourceResult gpus = client.readResource(McpSchema.ReadResourceRequest.builder("nvidb://gpus").build());
         assertTrue(((McpSchema.TextResourceContents) gpus.contents().get(0)).text().contains("\"nodes\""));
         assertEquals(List.of("nvidb://gpus"), client.listResources().resources().stream().map(McpSchema.Resource::uri).toList());
         assertEquals(List.of("nvidb://jobs/{id}/{stream}"), client.listResourceTemplates().resourceTemplates().stream()
@@ -216,20 +216,20 @@ class McpServerTest {
 
     @Test
     void badInputIsTheCliErrorEnvelopeAndChangesNothing() throws Exception {
-        McpSchema.CallToolResult missing = client.callTool(new McpSchema.CallToolRequest("show_job", Map.of("id", 9999)));
+        McpSchema.CallToolResult missing = client.callTool(request("show_job", Map.of("id", 9999)));
         assertTrue(missing.isError());
         Map<?, ?> envelope = (Map<?, ?>) missing.structuredContent();
         assertEquals(false, envelope.get("ok"));
         assertEquals(Map.of("type", "usage", "message", "no job 9999", "hint", "see 'nvidb job ls' for the ids the queue knows"),
                 envelope.get("error"));
         assertEquals(MAPPER.writeValueAsString(envelope), ((McpSchema.TextContent) missing.content().get(0)).text());
-        assertEquals("usage", errorType(client.callTool(new McpSchema.CallToolRequest("submit",
+        assertEquals("usage", errorType(client.callTool(request("submit",
                 Map.of("command", "true", "gpu", 1)))));
-        assertEquals("usage", errorType(client.callTool(new McpSchema.CallToolRequest("submit",
+        assertEquals("usage", errorType(client.callTool(request("submit",
                 Map.of("command", "true", "gpus", "two")))));
-        assertEquals("usage", errorType(client.callTool(new McpSchema.CallToolRequest("wait",
+        assertEquals("usage", errorType(client.callTool(request("wait",
                 Map.of("ids", List.of(1), "timeout_s", 3600)))));
-        assertEquals("usage", errorType(client.callTool(new McpSchema.CallToolRequest("submit",
+        assertEquals("usage", errorType(client.callTool(request("submit",
                 Map.of("command", "true", "op_id", "not valid!")))));
         assertEquals(0, number(ok("list_jobs", Map.of()).get("count")));
 
@@ -254,7 +254,7 @@ class McpServerTest {
     }
 
     private Map<String, Object> ok(String tool, Map<String, Object> arguments) {
-        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+        McpSchema.CallToolResult result = client.callTool(request(tool, arguments));
         assertFalse(result.isError(), tool + ": " + result.content());
         @SuppressWarnings("unchecked")
         Map<String, Object> document = (Map<String, Object>) result.structuredContent();
@@ -265,6 +265,10 @@ class McpServerTest {
     private static String errorType(McpSchema.CallToolResult result) {
         assertTrue(result.isError(), String.valueOf(result.content()));
         return (String) ((Map<?, ?>) ((Map<?, ?>) result.structuredContent()).get("error")).get("type");
+    }
+
+    private static McpSchema.CallToolRequest request(String tool, Map<String, Object> arguments) {
+        return McpSchema.CallToolRequest.builder(tool).arguments(arguments).build();
     }
 
     private static long number(Object value) {
