@@ -24,6 +24,8 @@ class ArchitectureTest {
     private static final Map<String, Set<String>> ALLOWED = Map.of(
             "org.apache.sshd", Set.of("ssh"),
             "org.eclipse.jetty", Set.of("web"),
+            "io.modelcontextprotocol", Set.of("mcp"),
+            "reactor.", Set.of(),
             "com.fasterxml.jackson", Set.of("output", "agent", "store", "alerts"),
             "java.sql", Set.of("store", "history"),
             "org.yaml.snakeyaml", Set.of("config"),
@@ -73,7 +75,8 @@ class ArchitectureTest {
             Map.entry("keeper", Set.of("agent", "config", "model", "error")),
             Map.entry("doctor", Set.of("queue", "keeper", "node", "ssh", "agent", "config", "model", "error")),
             Map.entry("output", Set.of("doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
-            Map.entry("cli", Set.of("tui", "web", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
+            Map.entry("mcp", Set.of("doctor", "queue", "output", "model", "error")),
+            Map.entry("cli", Set.of("tui", "web", "mcp", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
                     "config", "model", "error")),
             Map.entry("web", Set.of("history", "queue", "output", "monitor", "node", "agent", "model", "error")),
             Map.entry("tui", Set.of("queue", "keeper", "output", "monitor", "node", "scheduler", "config", "model", "error")));
@@ -131,7 +134,7 @@ class ArchitectureTest {
 
     @Test
     void frontEndsSeeNeitherTheStoreNorTheEngine() {
-        for (String front : List.of("cli", "tui", "output", "web")) {
+        for (String front : List.of("cli", "tui", "output", "web", "mcp")) {
             Set<String> allowed = MAY_USE.get(front);
             assertEquals(false, allowed.contains("store") || allowed.contains("engine"), front + " may use " + allowed);
         }

@@ -31,6 +31,7 @@ final class CommandTree {
             leaf("doctor", DoctorCommand.class),
             new Branch("log", LogCommand.class, List.of(leaf("web", LogWebCommand.class))),
             leaf("web", WebCommand.class),
+            leaf("mcp", McpCommand.class),
             new Branch("clean", CleanCommand.class, List.of(
                     leaf("servers", CleanServersCommand.class),
                     leaf("logs", CleanLogsCommand.class),

@@ -49,6 +49,17 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Report report = examine(context, dbPath);
+        if (output.json) {
+            context.out().println(Json.write(JsonDoctor.of(report)));
+        } else {
+            context.out().print(DoctorText.render(report, Terminal.style(context, false)));
+        }
+        return ExitCodes.okOr(!report.needsAttention(), ExitCodes.Outcome.FAILED);
+    }
+
+    /** The doctor's examination: every node and the queue database ({@code dbPath}, or null for the default). */
+    static Report examine(Context context, String dbPath) {
         try (Wiring wiring = new Wiring(context)) {
             wiring.withStrictHostKeys();
             NvidbConfig config = wiring.config();
@@ -60,14 +71,8 @@ final class DoctorCommand implements Callable<Integer> {
             Path database = dbPath == null ? config.home().queueDb() : wiring.home().expand(dbPath);
             Instant now = Instant.now();
             KeeperState keeper = QueueKeeperCommand.keeper(context).status().orElse(null);
-            Report report = Doctor.report(nodes, DatabaseDiagnosis.of(database, DatabaseDiagnosis.readMountinfo(), now),
+            return Doctor.report(nodes, DatabaseDiagnosis.of(database, DatabaseDiagnosis.readMountinfo(), now),
                     keeper, config.findRemote().map(RemoteConfig::host).orElse(null), now);
-            if (output.json) {
-                context.out().println(Json.write(JsonDoctor.of(report)));
-            } else {
-                context.out().print(DoctorText.render(report, Terminal.style(context, false)));
-            }
-            return ExitCodes.okOr(!report.needsAttention(), ExitCodes.Outcome.FAILED);
         }
     }
 }

@@ -99,15 +99,6 @@ final class JobLogsCommand implements Callable<Integer> {
 
     /** How many leading bytes form whole UTF-8 characters (a cut sequence at the end is left out). */
     static int completeUtf8(byte[] bytes) {
-        int end = bytes.length;
-        for (int back = 1; back <= Math.min(3, end); back++) {
-            int b = bytes[end - back] & 0xff;
-            if ((b & 0xc0) == 0x80) {
-                continue;
-            }
-            int length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-            return length > back ? end - back : end;
-        }
-        return end;
+        return LogChunk.wholeCharacters(bytes);
     }
 }

@@ -16,8 +16,7 @@ final class Render {
     }
 
     static JsonJob json(JobView view) {
-        return JsonJob.of(view.job(), view.pendingReason(), view.unverifiedSince(), view.job().result(),
-                view.jobDir(), view.oomRetries());
+        return JsonJob.of(view);
     }
 
     static void submitted(Context context, boolean json, JobView view) {
@@ -43,10 +42,7 @@ final class Render {
         List<dev.nvidb.queue.Submitted.Cell> cells = submitted.cells();
         dev.nvidb.queue.Submitted.Cell head = cells.get(0);
         if (json) {
-            context.out().println(Json.write(new dev.nvidb.output.JsonJobs.Submitted(Json.SCHEMA_VERSION, true,
-                    first == null ? null : json(first), head.existing(), submitted.group(), submitted.created(),
-                    cells.stream().map(cell -> new dev.nvidb.output.JsonJobs.SubmittedJob(cell.id(), cell.arrayIndex(),
-                            cell.key(), cell.existing(), cell.existingState())).toList())));
+            context.out().println(Json.write(JsonJobs.submitted(submitted, first == null ? null : json(first))));
             return;
         }
         if (cells.size() == 1 && first != null) {

@@ -53,6 +53,12 @@ public record JsonJob(
         int retryOom,
         int oomRetries) {
 
+    /** A job as the queue's use cases read it: pending reason, node silence, result, directory and OOM retries. */
+    public static JsonJob of(dev.nvidb.queue.JobView view) {
+        return of(view.job(), view.pendingReason(), view.unverifiedSince(), view.job().result(), view.jobDir(),
+                view.oomRetries());
+    }
+
     /**
      * @param job             the job
      * @param pendingReason   why a pending job is not running yet, or null

@@ -46,6 +46,14 @@ public final class JsonJobs {
         return new One(Json.SCHEMA_VERSION, true, job, logs, SecretNames.masked(environment, reveal));
     }
 
+    /** A submit's answer: {@code first} is the first job as read after the insert (null if it could not be read). */
+    public static Submitted submitted(dev.nvidb.queue.Submitted submitted, JsonJob first) {
+        List<dev.nvidb.queue.Submitted.Cell> cells = submitted.cells();
+        return new Submitted(Json.SCHEMA_VERSION, true, first, cells.get(0).existing(), submitted.group(),
+                submitted.created(), cells.stream().map(cell -> new SubmittedJob(cell.id(), cell.arrayIndex(), cell.key(),
+                        cell.existing(), cell.existingState())).toList());
+    }
+
     public static Many many(List<JsonJob> jobs) {
         return new Many(Json.SCHEMA_VERSION, true, jobs.size(), jobs);
     }

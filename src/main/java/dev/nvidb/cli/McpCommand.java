@@ -1,0 +1,83 @@
+package dev.nvidb.cli;
+
+import dev.nvidb.keeper.Keeper;
+import dev.nvidb.mcp.McpContext;
+import dev.nvidb.mcp.McpServer;
+import dev.nvidb.node.LocalHost;
+import dev.nvidb.output.JsonKeeper;
+import dev.nvidb.queue.Queue;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code nvidb mcp}: serves the queue to an AI agent over the Model Context Protocol on stdin and
+ * stdout until the client closes stdin (exit 0). The queue opens first, so a configuration that
+ * does not load is one line on stderr before any protocol frame (docs/mcp.md).
+ */
+@Command(name = "mcp", description = {"Serve the queue to an AI agent: a Model Context Protocol server on stdin/stdout.",
+        "",
+        "Tools submit, wait, logs, result, status, list_jobs, show_job, why, cancel, requeue, nodes, groups,"
+                + " alerts, ack and doctor answer the documents of the matching --json commands; resources give the"
+                + " GPU snapshot and a job's output. It runs until the client closes stdin. Start it from the agent's"
+                + " MCP configuration, not by hand."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  claude mcp add nvidb -- nvidb mcp          Claude Code",
+                "  nvidb mcp --db-path ~/lab/queue.db          another queue database",
+                "",
+                "Configuration snippets for agent clients: docs/mcp.md."})
+final class McpCommand implements Callable<Integer> {
+
+    private final Context context;
+
+    @Option(names = "--db-path", paramLabel = "FILE", description = "Use this queue database instead of $NVIDB_HOME/queue.db.")
+    String dbPath;
+
+    @Option(names = "--local", description = "Use this machine's queue even when queue.yml names a remote queue host.")
+    boolean local;
+
+    @Spec
+    CommandSpec spec;
+
+    McpCommand(Context context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        QueueOptions options = new QueueOptions();
+        options.dbPath = dbPath;
+        options.local = local;
+        options.command = spec;
+        try (Wiring wiring = new Wiring(context)) {
+            wiring.withoutPrompts(); // stdin is the protocol: a key that needs a passphrase fails with a message
+            Queue queue = wiring.queue(options);
+            McpContext mcp = new McpContext(() -> queue, () -> DoctorCommand.examine(context, null),
+                    () -> new Keeper(wiring.home(), context.environment()).state().map(JsonKeeper::of).orElse(null),
+                    context.environment().getOrDefault("USER", System.getProperty("user.name")) + "@" + LocalHost.shortName(),
+                    context.environment(), line -> {
+                        context.err().println("nvidb: " + line);
+                        context.err().flush();
+                    }, VersionProvider.version());
+            serve(new McpServer(mcp));
+            return ExitCodes.ok();
+        }
+    }
+
+    /** Serves on the context's byte streams; whatever else prints to System.out meanwhile lands on stderr. */
+    private void serve(McpServer server) throws IOException {
+        context.out().flush();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(context.streams().err(), true, StandardCharsets.UTF_8));
+        try {
+            server.serve(context.streams().in(), context.streams().out());
+        } finally {
+            System.setOut(stdout);
+        }
+    }
+}
