@@ -121,6 +121,9 @@ class BadInputTableTest {
                 row("log --duration abc", empty(), 2, "--duration", "log", "--duration", "abc"),
                 row("log web --port 70000", empty(), 2, "--port", "log", "web", "--port", "70000"),
                 row("web --port -1", empty(), 2, "--port", "web", "--port", "-1"),
+                row("mcp --bogus", queue(), 2, "Unknown option: '--bogus'", "mcp", "--bogus"),
+                row("mcp with an unknown queue.yml key", queueWith("queue.yml", "queue:\n  local_node_name: here\n  colour: red\n"),
+                        2, "colour", "mcp"),
                 row("web --bind an address not here", empty(), 2, "203.0.113.9", "web", "--bind", "203.0.113.9", "--port", "1"),
                 // clean
                 row("clean without a terminal", empty(), 2, "terminal", "clean"),
