@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -57,13 +56,6 @@ class FaultCampaignIT {
                 Random own = new Random(seed * 31 + t);
                 submitters.add(background("submitter-" + t, errors, () -> workload.submitAll(first, 2, own, marker)));
             }
-            AtomicBoolean faulting = new AtomicBoolean(true);
-            Thread reader = background("reader", errors, () -> {
-                while (faulting.get()) {
-                    workload.run(List.of("queue", "status", "--json"));
-                    Thread.sleep(3000);
-                }
-            });
             long faultUntil = began + Duration.ofSeconds(faultSeconds).toNanos();
             while (System.nanoTime() < faultUntil || submitters.stream().anyMatch(Thread::isAlive)) {
                 if (System.nanoTime() - began > Duration.ofMinutes(12).toNanos()) {
@@ -71,8 +63,6 @@ class FaultCampaignIT {
                 }
                 injector.step();
             }
-            faulting.set(false);
-            reader.join();
             injector.restoreAll();
             double faultPhase = seconds(began);
             assertEquals(List.of(), errors, "the workload's threads");

@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * Keeps evidence of a command that hangs: every 5 s it looks for the campaign's client
  * processes (not daemons, tickers or the keeper) running for more than 40 s and saves one
- * thread dump of each ({@code jstack}) in the logs folder, naming the file on stdout.
+ * thread dump of each ({@code jstack}), and of every daemon at that moment, in the logs folder,
+ * naming the files on stdout.
  */
 final class FaultWatchdog implements AutoCloseable {
 
@@ -28,6 +29,10 @@ final class FaultWatchdog implements AutoCloseable {
                     Instant start = ProcessHandle.of(process.pid()).flatMap(h -> h.info().startInstant()).orElse(Instant.now());
                     if (Duration.between(start, Instant.now()).compareTo(SLOW) > 0 && dumped.add(process.pid())) {
                         dump(process, logs.resolve("stack-" + process.pid() + ".txt"));
+                        // a command handed to a daemon runs there: its threads tell where it waits
+                        for (FaultProcesses.Found daemon : processes.find(FaultProcesses::isDaemon)) {
+                            dump(daemon, logs.resolve("stack-" + process.pid() + "-daemon-" + daemon.pid() + ".txt"));
+                        }
                     }
                 }
                 try {

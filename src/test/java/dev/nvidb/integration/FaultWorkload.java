@@ -17,15 +17,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The campaign's workload, run through real {@code bin/nvidb} processes: {@value #JOBS} short
- * jobs, half CPU-only and half with 1 GiB of VRAM, each appending one line per start
- * ({@code job attempt token node}) to its own file under {@link FaultNodes#STARTS}; every tenth
- * exits 3 (a failure with its code), every 25th sleeps 20 s (something to cancel while it runs).
- * Each submit carries an {@code --op-id}, so one the campaign kills mid-way is retried as a
- * client should: the same request again until it answers, never a second job.
+ * jobs, submitted as {@value #ARRAYS} arrays of {@value #CELLS} (a sweep, as users submit them;
+ * even arrays CPU-only, odd ones with 1 GiB of VRAM per cell). Each job appends one line per
+ * start ({@code job attempt token node}) to its own file under {@link FaultNodes#STARTS}, sleeps
+ * 1 to 3 s and exits 0; cell 7 of every array exits 3 (a failure with its code), cell 0 of every
+ * third array sleeps 20 s (something to cancel while it runs). Each submit carries an
+ * {@code --op-id}, so one the campaign kills (or that times out) is retried as a client should:
+ * the same request again until it answers, never a second array.
  */
 final class FaultWorkload {
 
-    static final int JOBS = 200;
+    static final int ARRAYS = 20;
+    static final int CELLS = 10;
+    static final int JOBS = ARRAYS * CELLS;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What a command run to its end returned (commands the campaign killed are not kept). */
@@ -48,53 +52,60 @@ final class FaultWorkload {
         this.logs = logs;
     }
 
+    /** Job {@code job}'s name: the name array {@code job / CELLS} gives its cell {@code job % CELLS}. */
     static String name(int job) {
-        return String.format("fc-%03d", job);
+        return String.format(java.util.Locale.ROOT, "fc-%02d[%d]", job / CELLS, job % CELLS);
     }
 
-    /** The job's shell line: record this start, sleep, exit with the job's code. */
-    static String command(int job) {
-        String sleep = job % 25 == 0 ? "20" : String.format(java.util.Locale.ROOT, "%.1f", 0.3 + (job % 5) * 0.4);
+    /** An array's shell line ({@code {}} is the cell's index): record this start, sleep, exit with the cell's code. */
+    static String command(int array) {
+        String longCell = array % 3 == 0 ? "0) s=20 ;; " : "";
         return "printf '%s %s %s %s\\n' \"$NVIDB_JOB_ID\" \"$NVIDB_ATTEMPT\" \"$(cat \"$NVIDB_JOB_DIR/token\")\""
-                + " \"$NVIDB_NODE\" >>" + FaultNodes.STARTS + "/\"$NVIDB_JOB_NAME\"; sleep " + sleep + "; exit " + exitCode(job);
+                + " \"$NVIDB_NODE\" >>" + FaultNodes.STARTS + "/\"$NVIDB_JOB_NAME\"; case {} in " + longCell
+                + "*) s=$((1 + {} % 3)) ;; esac; sleep $s; [ {} -ne 7 ] || exit 3";
     }
 
     static int exitCode(int job) {
-        return job % 10 == 7 ? 3 : 0;
+        return job % CELLS == 7 ? 3 : 0;
     }
 
-    private static List<String> submitArgs(int job, String runId) {
-        List<String> args = new ArrayList<>(List.of("job", "submit", "--json", "--op-id", "fc-" + runId + "-" + job,
-                "-n", name(job)));
-        args.addAll(job % 2 == 0 ? List.of("--gpus", "0") : List.of("--vram", "1G"));
+    private static List<String> submitArgs(int array, String runId) {
+        List<String> args = new ArrayList<>(List.of("job", "submit", "--json", "--op-id", "fc-" + runId + "-" + array,
+                "-n", String.format(java.util.Locale.ROOT, "fc-%02d", array), "--array", "0-" + (CELLS - 1)));
+        args.addAll(array % 2 == 0 ? List.of("--gpus", "0") : List.of("--vram", "1G"));
         args.add("--");
-        args.add(command(job));
+        args.add(command(array));
         return args;
     }
 
     /**
-     * Submits jobs {@code first, first + step, …}: before some submits (by {@code random}) a
+     * Submits arrays {@code first, first + step, …}: before some submits (by {@code random}) a
      * copy of the request is started and SIGKILLed after 50 to 1200 ms; then the request runs to
-     * its answer, retried while it fails.
+     * its answer, retried while it fails or runs past the launcher's bound.
      */
     void submitAll(int first, int step, Random random, String runId) throws Exception {
-        for (int job = first; job < JOBS; job += step) {
-            List<String> args = submitArgs(job, runId);
-            if (random.nextInt(100) < 20) {
+        for (int array = first; array < ARRAYS; array += step) {
+            List<String> args = submitArgs(array, runId);
+            if (random.nextInt(100) < 30) {
                 killAfter(args, Duration.ofMillis(50 + random.nextInt(1150)));
                 submitsKilled.incrementAndGet();
             }
             for (int attempt = 1; ; attempt++) {
-                Launcher.Run run = run(args);
+                Launcher.Run run;
+                try {
+                    run = run(args);
+                } catch (IOException tooSlow) {
+                    run = new Launcher.Run(-1, "", tooSlow.getMessage());
+                }
                 if (run.exitCode() == 0) {
-                    ids.put(job, JSON.readTree(run.stdout()).at("/job/id").asLong());
-                    if (ids.size() % 25 == 0) {
-                        System.out.println("fault campaign: " + ids.size() + " jobs submitted");
+                    for (com.fasterxml.jackson.databind.JsonNode cell : JSON.readTree(run.stdout()).get("jobs")) {
+                        ids.put(array * CELLS + cell.get("array_index").asInt(), cell.get("id").asLong());
                     }
+                    System.out.println("fault campaign: " + ids.size() + " jobs submitted");
                     break;
                 }
                 if (attempt == 20) {
-                    throw new IllegalStateException("submit of " + name(job) + " failed 20 times: " + run.stderr());
+                    throw new IllegalStateException("submit of array " + array + " failed 20 times: " + run.stderr());
                 }
                 submitRetries.incrementAndGet();
             }
