@@ -158,7 +158,7 @@ final class FaultWorkload {
         long began = System.nanoTime();
         Launcher.Run run = Launcher.run(env, args.toArray(String[]::new));
         double seconds = (System.nanoTime() - began) / 1e9;
-        String command = String.join(" ", args.subList(0, Math.min(3, args.size())));
+        String command = String.join(" ", args.subList(0, Math.min(2, args.size())));
         finished.add(new Finished(command, run.exitCode(), run.stderr(), seconds));
         if (seconds > 10) {
             System.out.printf(java.util.Locale.ROOT, "fault campaign: slow command (%.1f s, exit %d): %s: %s%n", seconds,
