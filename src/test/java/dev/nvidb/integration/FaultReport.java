@@ -73,6 +73,11 @@ final class FaultReport {
             out.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %.2f | %.1f |%n", command, runs.size(),
                     codes.toString().replaceAll("[{}]", ""), walls[walls.length / 2], walls[walls.length - 1]));
         });
+        out.append('\n');
+        // a submit answers 0 once its job is stored; anything else is worth reading
+        workload.finished.stream().filter(run -> run.command().equals("job submit") && run.exitCode() != 0)
+                .forEach(run -> out.append("- `job submit` exited ").append(run.exitCode()).append(": ")
+                        .append(run.stderr().strip().replace('\n', ' ')).append('\n'));
         return out.append('\n').toString();
     }
 
