@@ -4,26 +4,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The fault campaign's report (Markdown): seed, faults by kind, jobs by state, figures, checks. */
-final class FaultReport {
-
-    private final long seed;
-    private final FaultInjector injector;
-    private final FaultWorkload workload;
-    private final FaultChecks checks;
-    private final double faultPhase;
-    private final double converged;
-    private final double total;
-
-    FaultReport(long seed, FaultInjector injector, FaultWorkload workload, FaultChecks checks, double faultPhase,
-                double converged, double total) {
-        this.seed = seed;
-        this.injector = injector;
-        this.workload = workload;
-        this.checks = checks;
-        this.faultPhase = faultPhase;
-        this.converged = converged;
-        this.total = total;
-    }
+record FaultReport(long seed, FaultInjector injector, FaultWorkload workload, FaultChecks checks, double faultPhase,
+                   double converged, double total) {
 
     String markdown() {
         StringBuilder out = new StringBuilder();
