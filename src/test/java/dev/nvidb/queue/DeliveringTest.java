@@ -334,7 +334,7 @@ class DeliveringTest {
             long id = fixture.raise(1, "error");
             long next = fixture.raise(2, "error");
             // Another daemon claimed the first alert, appended its line and was SIGKILLed before recording it
-            // (found by FaultCampaignIT's kills: without this, the takeover appended the line a second time).
+            // (the window FaultCampaignIT's daemon kills can hit: before, the takeover appended the line again).
             Database database = fixture.engine.database();
             DeliveryStore store = new DeliveryStore();
             Instant now = fixture.clock.instant();
