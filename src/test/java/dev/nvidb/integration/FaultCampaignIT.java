@@ -45,7 +45,7 @@ class FaultCampaignIT {
             Map<String, String> env = nodes.environment(marker);
             FaultWorkload workload = new FaultWorkload(env, logs);
             Random random = new Random(seed);
-            FaultInjector injector = new FaultInjector(nodes, workload, processes, env, logs, random);
+            FaultInjector injector = new FaultInjector(nodes, workload, processes, random);
             Launcher.Run keeper = Launcher.run(env, "queue", "keeper", "install", "--start");
             assertEquals(0, keeper.exitCode(), keeper.stderr());
 

@@ -191,19 +191,20 @@ final class FaultChecks {
                 return null;
             }
             case "cancelled" -> {
-                List<java.time.Instant> asked = workload.cancelRequests.getOrDefault(row.id(), List.of());
-                if (asked.isEmpty()) {
-                    return "cancelled, but nobody asked";
+                long since = row.startedAt() == null ? 0 : row.startedAt();
+                // a cancel that ran on into this attempt may have landed on it; it asked the node after it began
+                List<FaultWorkload.Window> landable = workload.cancelRequests.getOrDefault(row.id(), List.of()).stream()
+                        .filter(window -> window.ended().toEpochMilli() >= since).toList();
+                if (landable.isEmpty()) {
+                    return "cancelled, but no cancel ran while this attempt could be cancelled";
                 }
                 if (exit == null || KILLED.contains((int) exit[0])) {
                     return null;
                 }
-                long since = row.startedAt() == null ? 0 : row.startedAt();
-                long firstAsk = asked.stream().mapToLong(java.time.Instant::toEpochMilli).filter(at -> at >= since - 1000)
-                        .min().orElse(Long.MAX_VALUE);
-                // the job may end by itself after the cancel was asked and before its kill landed
+                long firstAsk = landable.stream().mapToLong(window -> window.started().toEpochMilli()).min().orElseThrow();
+                // the job may end by itself after the cancel asked the node and before its kill landed
                 return exit[1] * 1000 >= firstAsk - 1000 ? null
-                        : seen + " at " + (long) (exit[1] * 1000) + ", before the cancel asked at " + firstAsk;
+                        : seen + " at " + (long) (exit[1] * 1000) + ", before any cancel that could land asked, at " + firstAsk;
             }
             case "lost" -> {
                 return exit == null ? null : "lost, but " + seen;

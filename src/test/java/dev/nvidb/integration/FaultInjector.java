@@ -57,21 +57,16 @@ final class FaultInjector {
     private final FaultNodes nodes;
     private final FaultWorkload workload;
     private final FaultProcesses processes;
-    private final Map<String, String> env;
-    private final Path logs;
     private final Random random;
     private final long began = System.nanoTime();
     private final Map<String, Boolean> busy = new ConcurrentHashMap<>();
     private final List<Thread> lasting = new ArrayList<>();
     private Process daemon;
 
-    FaultInjector(FaultNodes nodes, FaultWorkload workload, FaultProcesses processes, Map<String, String> env,
-                  Path logs, Random random) {
+    FaultInjector(FaultNodes nodes, FaultWorkload workload, FaultProcesses processes, Random random) {
         this.nodes = nodes;
         this.workload = workload;
         this.processes = processes;
-        this.env = env;
-        this.logs = logs;
         this.random = random;
         for (Fault fault : Fault.values()) {
             injected.put(fault, new AtomicInteger());
@@ -82,11 +77,11 @@ final class FaultInjector {
     void step() throws Exception {
         Thread.sleep(500 + random.nextInt(2500));
         if (random.nextInt(3) == 0 && (daemon == null || !daemon.isAlive())) {
-            daemon = Launcher.start(env, Files.createTempFile(logs, "daemon-", ".log"), "queue", "daemon");
+            daemon = workload.start("queue", "daemon");
             note("own daemon started");
         }
         if (random.nextInt(3) == 0) {
-            last("keeper-ensure", () -> Launcher.run(env, "queue", "keeper", "ensure"), true);
+            last("keeper-ensure", () -> workload.run(List.of("queue", "keeper", "ensure")), true);
         }
         Fault fault = DRAWN[random.nextInt(DRAWN.length)];
         switch (fault) {

@@ -39,8 +39,12 @@ final class FaultWorkload {
     private final Map<String, String> env;
     private final Path logs;
     final Map<Integer, Long> ids = new ConcurrentHashMap<>();
-    /** Per job id, when the campaign first asked to cancel it (before the command started). */
-    final Map<Long, List<Instant>> cancelRequests = new ConcurrentHashMap<>();
+    /** A cancel command's run: started before it could act, ended after whatever it did. */
+    record Window(Instant started, Instant ended) {
+    }
+
+    /** Per job id, the runs of the cancel commands that named it. */
+    final Map<Long, List<Window>> cancelRequests = new ConcurrentHashMap<>();
     final List<Finished> finished = new CopyOnWriteArrayList<>();
     final AtomicInteger submitsKilled = new AtomicInteger();
     final AtomicInteger submitRetries = new AtomicInteger();
@@ -132,13 +136,15 @@ final class FaultWorkload {
             List<String> args = new ArrayList<>(List.of("job", cancel ? "cancel" : "requeue"));
             args.addAll(targets);
             (cancel ? cancels : requeues).incrementAndGet();
-            if (cancel) {
-                Instant now = Instant.now();
-                targets.forEach(id -> cancelRequests.computeIfAbsent(Long.parseLong(id), k -> new CopyOnWriteArrayList<>()).add(now));
-            }
             Thread thread = new Thread(() -> {
+                Instant started = Instant.now();
                 try {
                     run(args);
+                    if (cancel) {
+                        Window window = new Window(started, Instant.now());
+                        targets.forEach(id -> cancelRequests.computeIfAbsent(Long.parseLong(id),
+                                k -> new CopyOnWriteArrayList<>()).add(window));
+                    }
                 } catch (IOException e) {
                     finished.add(new Finished(String.join(" ", args), -1, e.getMessage(), 0));
                 } catch (InterruptedException e) {
@@ -167,10 +173,14 @@ final class FaultWorkload {
         return run;
     }
 
+    /** Starts {@code bin/nvidb args} without waiting; its output goes to a file in the logs folder. */
+    Process start(String... args) throws IOException {
+        return Launcher.start(env, Files.createTempFile(logs, args[0] + "-" + args[1] + "-", ".log"), args);
+    }
+
     /** Starts {@code bin/nvidb args} and SIGKILLs it after {@code delay}, wherever it is by then. */
     void killAfter(List<String> args, Duration delay) throws IOException, InterruptedException {
-        Path output = Files.createTempFile(logs, "killed-", ".log");
-        Process process = Launcher.start(env, output, args.toArray(String[]::new));
+        Process process = start(args.toArray(String[]::new));
         if (!process.waitFor(delay.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
         }
