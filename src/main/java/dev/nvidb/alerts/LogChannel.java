@@ -23,11 +23,15 @@ import java.util.Set;
  * {@code log}: one JSON line per alert appended to {@code $NVIDB_HOME/alerts.log}, owner-only
  * (0600). Each line goes out in one {@code write} on a file opened for appending, so lines of
  * two daemons never interleave and a reader sees whole lines; it is forced to disk before the
- * delivery is recorded. A link, a file of another user or one others may write is refused.
+ * delivery is recorded. An alert whose line is already among the log's last lines (written by a
+ * daemon killed before it recorded the delivery) is not written again, so this channel delivers
+ * each alert exactly once. A link, a file of another user or one others may write is refused.
  */
 public final class LogChannel implements Channel {
 
     public static final String NAME = "log";
+    /** How much of the log's end {@link #logged} reads. */
+    private static final int RECENT_BYTES = 256 * 1024;
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private final Path file;
@@ -50,6 +54,11 @@ public final class LogChannel implements Channel {
     public void deliver(Alert alert, String document) throws IOException {
         byte[] line = (document + "\n").getBytes(StandardCharsets.UTF_8);
         try (FileChannel out = open()) {
+            if (logged(alert.id())) {
+                // A daemon killed between this append and recording it left its claim to expire; the
+                // line is there, so the alert was delivered on this channel: record it, write nothing.
+                return;
+            }
             ByteBuffer buffer = ByteBuffer.wrap(line);
             while (buffer.hasRemaining()) {
                 out.write(buffer);
@@ -57,6 +66,26 @@ public final class LogChannel implements Channel {
             out.force(false);
         } catch (IOException e) {
             throw new IOException("cannot append to " + file + ": " + reason(e), e);
+        }
+    }
+
+    /**
+     * Whether the last {@value #RECENT_BYTES} bytes of the log hold this alert's line: a claim is
+     * taken over 15 s after a killed daemon took it, so its line is among the last few hundred.
+     * Every line starts with {@code "schema_version":N,"id":ID,"at":}, and a string value cannot hold
+     * {@code ,"id":ID,"at":} unescaped, so the marker names one alert's line only.
+     */
+    private boolean logged(long id) throws IOException {
+        // its own channel: a channel opened for appending cannot read
+        try (FileChannel log = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = log.size();
+            int length = (int) Math.min(size, RECENT_BYTES);
+            ByteBuffer tail = ByteBuffer.allocate(length);
+            while (tail.hasRemaining() && log.read(tail, size - length + tail.position()) >= 0) {
+                // read to the end as it was
+            }
+            String text = new String(tail.array(), 0, tail.position(), StandardCharsets.UTF_8);
+            return text.contains(",\"id\":" + id + ",\"at\":");
         }
     }
 

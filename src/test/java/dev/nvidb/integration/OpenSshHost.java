@@ -151,8 +151,20 @@ final class OpenSshHost implements AutoCloseable {
         throw new IOException("sshd for " + name + " did not start listening on " + address + ":" + port);
     }
 
-    /** Stops the daemon: connections are refused afterwards. */
+    /** Stops the daemon: connections are refused afterwards; sessions already open go on. */
     void stop() {
+        stop(false);
+    }
+
+    /**
+     * Stops the daemon; with {@code cutSessions} first kills (SIGKILL) each connection's own
+     * sshd process, the listener's children, so every open session ends as when the host goes
+     * away. Processes those sessions started in sessions of their own (queue jobs) live on.
+     */
+    void stop(boolean cutSessions) {
+        if (sshd != null && cutSessions) {
+            sshd.children().forEach(ProcessHandle::destroyForcibly);
+        }
         if (sshd != null) {
             sshd.destroy();
             try {

@@ -328,6 +328,31 @@ class DeliveringTest {
     }
 
     @Test
+    void aLogLineAKilledDaemonWroteBeforeRecordingItIsNotWrittenAgainByTheDaemonThatTakesItsClaimOver()
+            throws Exception {
+        try (Fixture fixture = new Fixture("log: true\n")) {
+            long id = fixture.raise(1, "error");
+            long next = fixture.raise(2, "error");
+            // Another daemon claimed the first alert, appended its line and was SIGKILLed before recording it
+            // (the window FaultCampaignIT's daemon kills can hit: before, the takeover appended the line again).
+            Database database = fixture.engine.database();
+            DeliveryStore store = new DeliveryStore();
+            Instant now = fixture.clock.instant();
+            database.write("start", conn -> store.start(conn, "log", now, now.minus(Duration.ofDays(1))));
+            Alert claimed = database.write("claim", conn -> store.claimNext(conn, "log", "killed-daemon", 1, false, now,
+                    Duration.ofSeconds(15), Duration.ofSeconds(60))).orElseThrow().alert();
+            assertEquals(id, claimed.id());
+            new dev.nvidb.alerts.LogChannel(fixture.nvidbHome.resolve("alerts.log"))
+                    .deliver(claimed, dev.nvidb.alerts.AlertDocument.json(claimed));
+            fixture.clock.advanceSeconds(15);
+            DaemonPass taken = fixture.pass();
+            assertEquals(2, fixture.channel(taken, "log").delivered(), "both recorded delivered");
+            assertEquals(List.of(id, next), fixture.logLines().stream().map(DeliveringTest::readId).toList(),
+                    "each alert's line once");
+        }
+    }
+
+    @Test
     void aClaimFromAClockFarAheadDoesNotHoldTheAlertBack() throws Exception {
         try (Fixture fixture = new Fixture("log: true\n")) {
             fixture.raise(1, "error");
