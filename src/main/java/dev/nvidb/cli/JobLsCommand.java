@@ -48,7 +48,11 @@ final class JobLsCommand implements Callable<Integer> {
             Queue queue = wiring.queue(options);
             JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
             wiring.refresh(queue, options, true);
-            Render.list(context, options.json, queue.reading().listJobs(query));
+            if (options.json) {
+                Render.stream(context, queue.reading(), query);   // any length, in bounded memory
+            } else {
+                Render.list(context, false, queue.reading().listJobs(query));
+            }
             return ExitCodes.ok();
         }
     }

@@ -64,6 +64,30 @@ final class Render {
                 + " or completed job)"));
     }
 
+    /**
+     * {@code job ls --json} written while the jobs are read, a page at a time: the same document
+     * as {@link #list}, in memory bounded whatever the queue's history; a damaged job is warned
+     * about on stderr as it passes.
+     */
+    static void stream(Context context, dev.nvidb.queue.StatusReading reading, dev.nvidb.queue.JobQuery query) {
+        Json.JobsStream[] document = new Json.JobsStream[1];
+        reading.eachJob(query, new dev.nvidb.queue.StatusReading.JobListing() {
+            @Override
+            public void count(int jobs) {
+                document[0] = Json.jobsStream(context.out(), jobs);
+            }
+
+            @Override
+            public void job(JobView view) {
+                damaged(context, List.of(view));
+                document[0].job(json(view));
+            }
+        });
+        document[0].close();
+        context.out().println();
+        context.out().flush();
+    }
+
     static void list(Context context, boolean json, List<JobView> views) {
         damaged(context, views);
         if (json) {

@@ -103,6 +103,56 @@ public final class Json {
         }
     }
 
+    /**
+     * {@code job ls --json} written as it is read: the document {@link #write} makes of
+     * {@link JsonJobs#many}, byte for byte, without holding the jobs. Call {@link JobsStream#job}
+     * for each job (exactly {@code count} of them), then {@link JobsStream#close}; nothing is
+     * closed but the document.
+     */
+    public static JobsStream jobsStream(java.io.Writer out, int count) {
+        try {
+            com.fasterxml.jackson.core.JsonGenerator generator = MAPPER.writer().createGenerator(out);
+            generator.disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            generator.writeStartObject();
+            generator.writeNumberField("schema_version", SCHEMA_VERSION);
+            generator.writeBooleanField("ok", true);
+            generator.writeNumberField("count", count);
+            generator.writeArrayFieldStart("jobs");
+            return new JobsStream(generator);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A {@code job ls} document being written; see {@link #jobsStream}. */
+    public static final class JobsStream implements AutoCloseable {
+        private final com.fasterxml.jackson.core.JsonGenerator generator;
+
+        private JobsStream(com.fasterxml.jackson.core.JsonGenerator generator) {
+            this.generator = generator;
+        }
+
+        public void job(JsonJob job) {
+            try {
+                MAPPER.writeValue(generator, job);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        /** Ends the document (no trailing newline) and flushes it. */
+        @Override
+        public void close() {
+            try {
+                generator.writeEndArray();
+                generator.writeEndObject();
+                generator.close();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
     /** Renders a view record as an indented JSON document (no trailing newline). */
     public static String write(Object view) {
         try {

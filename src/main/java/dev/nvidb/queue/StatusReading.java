@@ -49,6 +49,31 @@ public final class StatusReading {
         return view(stored, engine.pendingReasons());
     }
 
+    /** Where {@link #eachJob} hands a listing: how many jobs it holds, then each in id order. */
+    public interface JobListing {
+        void count(int jobs);
+
+        void job(JobView view);
+    }
+
+    /**
+     * The jobs of {@link #listJobs}, handed to {@code listing} a page of rows at a time in one
+     * read: a listing of any length is written out in bounded memory.
+     */
+    public void eachJob(JobQuery query, JobListing listing) {
+        if (query.limit() != null && query.limit() < 0) {
+            throw new UsageException("-n must be 0 or more, got " + query.limit());
+        }
+        String node = query.node() == null ? null : engine.nodes().resolve(query.node());
+        Map<Long, String> pending = engine.pendingReasons();
+        JobFilter filter = new JobFilter(query.states(), node, query.limit(), query.group());
+        engine.database().read("list jobs", conn -> {
+            listing.count(jobs.countJobs(conn, filter));
+            jobs.eachJob(conn, filter, stored -> listing.job(view(stored, pending)));
+            return null;
+        });
+    }
+
     /** Jobs matching {@code query}, in id order; its node may be typed as a unique prefix. */
     public List<JobView> listJobs(JobQuery query) {
         if (query.limit() != null && query.limit() < 0) {

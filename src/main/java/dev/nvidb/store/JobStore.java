@@ -64,6 +64,17 @@ public final class JobStore {
     private static final String RECENTLY_FINISHED = "SELECT " + COLUMNS + """
              FROM jobs WHERE state IN (SELECT value FROM json_each(?)) ORDER BY finished_at DESC, id DESC LIMIT ?
             """;
+    /** The filter of {@link #LIST_ALL} with the states optional: shared by the paged listing. */
+    private static final String FILTER = """
+             (? IS NULL OR state IN (SELECT value FROM json_each(?))) AND (? IS NULL OR node = ?)
+              AND (? IS NULL OR group_name = ?)
+            """;
+    private static final String PAGE = "SELECT " + COLUMNS + " FROM jobs WHERE id > ? AND" + FILTER
+            + " ORDER BY id LIMIT ?";
+    private static final String NEWEST_ID = "SELECT id FROM jobs WHERE" + FILTER + " ORDER BY id DESC LIMIT 1 OFFSET ?";
+    private static final String COUNT = "SELECT count(*) FROM jobs WHERE" + FILTER;
+    /** Rows a paged listing holds at a time. */
+    private static final int PAGE_ROWS = 500;
     private static final String COUNT_BY_STATE = "SELECT state, count(*) FROM jobs GROUP BY state";
     private static final String DEPENDENCIES = """
             SELECT job_id, depends_on, needs_success FROM job_dependencies
@@ -178,6 +189,76 @@ public final class JobStore {
 
     public List<StoredJob> listJobs(JobFilter filter) {
         return database.read("list jobs", conn -> listJobs(conn, filter));
+    }
+
+    /** What {@link #eachJob} hands its jobs to; a failure ends the listing. */
+    @FunctionalInterface
+    public interface JobConsumer {
+        void accept(StoredJob job) throws SQLException;
+    }
+
+    /**
+     * How many jobs {@code filter} selects; with {@link #eachJob} in the same read transaction,
+     * the count of what it will hand over.
+     */
+    public int countJobs(Connection connection, JobFilter filter) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(COUNT)) {
+            bindFilter(statement, 1, filter);
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                int all = rows.getInt(1);
+                return filter.limit() == null ? all : Math.min(all, filter.limit());
+            }
+        }
+    }
+
+    /**
+     * The jobs {@code filter} selects, in id order, handed over a page of rows at a time: what
+     * {@link #listJobs} returns, in memory bounded by a page whatever the history's length.
+     */
+    public void eachJob(Connection connection, JobFilter filter, JobConsumer each) throws SQLException {
+        long after = 0;
+        if (filter.limit() != null) {
+            if (filter.limit() == 0) {
+                return;
+            }
+            try (PreparedStatement statement = connection.prepareStatement(NEWEST_ID)) {
+                int next = bindFilter(statement, 1, filter);
+                statement.setInt(next, filter.limit() - 1);
+                try (ResultSet rows = statement.executeQuery()) {
+                    after = rows.next() ? rows.getLong(1) - 1 : 0;
+                }
+            }
+        }
+        try (PreparedStatement statement = connection.prepareStatement(PAGE)) {
+            while (true) {
+                statement.setLong(1, after);
+                int next = bindFilter(statement, 2, filter);
+                statement.setInt(next, PAGE_ROWS);
+                List<StoredJob> page = withDependencies(connection, statement, tolerant);
+                for (StoredJob job : page) {
+                    each.accept(job);
+                }
+                if (page.size() < PAGE_ROWS) {
+                    return;
+                }
+                after = page.get(page.size() - 1).id();
+            }
+        }
+    }
+
+    /** Binds {@link #FILTER}'s six values from {@code index}; returns the next index. */
+    private static int bindFilter(PreparedStatement statement, int index, JobFilter filter) throws SQLException {
+        String states = filter.states().isEmpty() ? null : stateKeys(filter.states());
+        Object[] values = {states, states, filter.node(), filter.node(), filter.group(), filter.group()};
+        for (Object value : values) {
+            if (value == null) {
+                statement.setNull(index++, java.sql.Types.NULL);
+            } else {
+                statement.setString(index++, (String) value);
+            }
+        }
+        return index;
     }
 
     /**

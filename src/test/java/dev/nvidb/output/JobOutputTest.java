@@ -26,6 +26,17 @@ class JobOutputTest {
     }
 
     @Test
+    void aStreamedJobListIsTheSameDocumentByteForByte() {
+        for (java.util.List<JsonJob> jobs : java.util.List.of(QueueSamples.jsonJobs(), java.util.List.<JsonJob>of())) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            try (Json.JobsStream stream = Json.jobsStream(out, jobs.size())) {
+                jobs.forEach(stream::job);
+            }
+            org.junit.jupiter.api.Assertions.assertEquals(Json.write(JsonJobs.many(jobs)), out.toString());
+        }
+    }
+
+    @Test
     void jobShowWithLogsMatchesGoldenFile() throws Exception {
         Golden.assertMatches("job-show.json",
                 Json.write(JsonJobs.one(QueueSamples.json(view(7)), "epoch 9/10 loss 0.121\nepoch 10/10 loss 0.118\n",
