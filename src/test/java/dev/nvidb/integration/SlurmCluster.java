@@ -61,6 +61,11 @@ final class SlurmCluster implements AutoCloseable {
         return dir.resolve("slurm.conf");
     }
 
+    /** The cluster's folder (world-readable): its config, sockets, logs. */
+    Path directory() {
+        return dir;
+    }
+
     String nodeName() {
         return nodeName;
     }
