@@ -135,8 +135,13 @@ public final class Scheduler {
             }
             overflow.stream().filter(NodeCapacity::takesJobs).findFirst()
                     .filter(node -> plan.placedCount() == before)
-                    // The workstations cannot place it now: Slurm queues it instead.
-                    .ifPresent(node -> plan.place(job, node.name(), List.of()));
+                    .ifPresent(node -> {
+                        // The workstations cannot place it now: Slurm queues it instead.
+                        if (!job.spec().cpuOnly()) {
+                            gpuPlacement.release(job);
+                        }
+                        plan.place(job, node.name(), List.of());
+                    });
             String group = job.spec().sweep().group();
             if (plan.placedCount() > before && group != null && caps.containsKey(group)) {
                 runningInGroup.merge(group, 1, Integer::sum);
