@@ -176,10 +176,11 @@ public final class Scheduler {
 
     /**
      * The Slurm nodes a job may overflow to when the workstations cannot place it, in node order: all of
-     * them when the queue's {@code slurm_overflow} is on and the job names no node; else none.
+     * them when the queue's {@code slurm_overflow} or the job's {@code --allow-slurm} allows it and the job
+     * names no node; else none.
      */
     private List<NodeCapacity> overflow(Job job) {
-        if (job.spec().node() != null || !policy.slurmOverflow()) {
+        if (job.spec().node() != null || !(policy.slurmOverflow() || job.spec().policy().allowSlurm())) {
             return List.of();
         }
         return List.copyOf(slurm.values());

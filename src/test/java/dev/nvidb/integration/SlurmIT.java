@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -115,6 +116,20 @@ class SlurmIT {
         }
     }
 
+    /** No test leaves work behind for the next: nvidb's live jobs cancelled, Slurm's queue empty. */
+    @AfterEach
+    void cancelWhatIsLeft() throws Exception {
+        for (JsonNode job : run("job", "ls", "--json", "--active").path("jobs")) {
+            Launcher.run(env(), "job", "cancel", job.path("id").asText());
+        }
+        cluster.command("scancel", "-p", SlurmCluster.PARTITION);
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (!cluster.command("squeue", "-h", "-o", "%i").isBlank()) {
+            assertTrue(System.nanoTime() < deadline, cluster.command("squeue"));
+            Thread.sleep(200);
+        }
+    }
+
     private static Map<String, String> env() {
         return Map.of("HOME", home.toString(), "PATH", System.getenv("PATH"), "NVIDB_SUBMIT_TICK", "inline");
     }
@@ -206,7 +221,8 @@ class SlurmIT {
         assertEquals("running", job.path("state").asText(), "handed to Slurm: " + job);
         Launcher.Run why = Launcher.run(env(), "job", "why", String.valueOf(waiting));
         assertEquals(0, why.exitCode(), why.stderr());
-        assertTrue(why.stdout().contains("PENDING (Resources)"), why.stdout());
+        assertTrue(why.stdout().replaceAll("\\s+", " ").contains("Slurm job ") && why.stdout().replaceAll("\\s+", " ")
+                .contains(": PENDING (Resources)"), why.stdout());
         Launcher.Run nodes = Launcher.run(env(), "queue", "nodes");
         assertTrue(nodes.stdout().contains("partition " + SlurmCluster.PARTITION + " up"), nodes.stdout());
 

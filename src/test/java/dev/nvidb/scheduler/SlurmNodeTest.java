@@ -35,6 +35,8 @@ class SlurmNodeTest {
                         "unschedulable: needs 2 GPUs on one node; the most any node offers the queue is 1 (ws)"),
                 Arguments.of("a job no workstation can ever hold overflows to Slurm", OVERFLOW,
                         List.of(WORKSTATION, CLUSTER), job(1).gpus(2), "cluster:cpu"),
+                Arguments.of("--allow-slurm overflows one job without the queue setting", NO_OVERFLOW,
+                        List.of(WORKSTATION, CLUSTER), job(1).gpus(2).allowSlurm(), "cluster:cpu"),
                 Arguments.of("a job naming the cluster goes there whatever the workstations have", NO_OVERFLOW,
                         List.of(WORKSTATION, CLUSTER), job(1).gpus(1).node("cluster"), "cluster:cpu"),
                 Arguments.of("a job naming a cluster whose controller is silent waits", NO_OVERFLOW,
