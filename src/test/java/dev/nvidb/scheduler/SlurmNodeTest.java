@@ -60,6 +60,29 @@ class SlurmNodeTest {
         assertEquals(expected, outcome(plan, 1));
     }
 
+    static Stream<Arguments> explained() {
+        return Stream.of(
+                Arguments.of("overflowing now", OVERFLOW, List.of(WORKSTATION, CLUSTER), job(1).gpus(2),
+                        Explanation.Outcome.STARTS, null),
+                Arguments.of("naming a silent cluster", NO_OVERFLOW, List.of(WORKSTATION, CLUSTER_DOWN),
+                        job(1).gpus(1).node("cluster"), Explanation.Outcome.WAITS,
+                        "Slurm node cluster is not answering (its login node or Slurm's controller)"),
+                Arguments.of("waiting for a silent cluster to overflow to", OVERFLOW, List.of(WORKSTATION, CLUSTER_DOWN),
+                        job(1).gpus(2), Explanation.Outcome.WAITS,
+                        "Slurm node cluster is not answering (its login node or Slurm's controller)"));
+    }
+
+    /** {@code job why} replays the plan, Slurm's part included: the same outcome and reason. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("explained")
+    void jobWhySaysWhatThePlanDoes(String what, SchedulingPolicy policy, List<NodeCapacity> nodes,
+                                   Fixtures.JobBuilder job, Explanation.Outcome outcome, String reason) {
+        Explanation explanation = Explainer.explain(new QueueSnapshot(List.of(job.pending()), List.of(),
+                java.util.Map.of()), nodes, policy, Fixtures.NOW, 1, List.of());
+        assertEquals(outcome, explanation.outcome());
+        assertEquals(reason, explanation.reason());
+    }
+
     @org.junit.jupiter.api.Test
     void aJobTheWorkstationIsTooFullForNowOverflowsAndTheNextOneThatFitsStaysHome() {
         Plan plan = plan(OVERFLOW, List.of(WORKSTATION, CLUSTER), List.of(job(1).gpus(1).vram(20 * GIB).pending(),
