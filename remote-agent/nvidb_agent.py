@@ -1188,13 +1188,9 @@ def failure_log(directory):
     return "\n".join(parts) or None
 
 
-def launch_job(entry, request, job_umask, children):
-    """Starts one attempt, at most once ever: the ledger and the directory are checked under
-    a lock on the directory, and a launch the node already knows is adopted, never repeated."""
-    report = job_report(entry, "failed")
-    del report["exit_code"], report["finished_at"], report["progress"], report["result"]
-    del report["result_error"], report["log_tail"], report["failure_log"], report["reason"]
-    report["error"] = None
+def launch_paths(entry, request):
+    """A launch entry's attempt directory, token and script, with the ledger and job root it goes
+    under: the token checked, the job root trusted and the ledger folder made."""
     directory = node_path(field(entry, "dir", str))
     token, script = field(entry, "token", str), field(entry, "script", str)
     if "/" in token or token.startswith(".") or "\0" in token:
@@ -1203,6 +1199,17 @@ def launch_job(entry, request, job_umask, children):
     root = os.path.dirname(ledger)
     check_job_root(root)
     private_dirs(root, ledger)
+    return directory, token, script, ledger, root
+
+
+def launch_job(entry, request, job_umask, children):
+    """Starts one attempt, at most once ever: the ledger and the directory are checked under
+    a lock on the directory, and a launch the node already knows is adopted, never repeated."""
+    report = job_report(entry, "failed")
+    del report["exit_code"], report["finished_at"], report["progress"], report["result"]
+    del report["result_error"], report["log_tail"], report["failure_log"], report["reason"]
+    report["error"] = None
+    directory, token, script, ledger, root = launch_paths(entry, request)
     launched = read_ledger(ledger, token)
     if launched is not None and not os.path.isdir(directory):
         # Launched here before, and its directory is gone since: adopt it, recreate nothing.
@@ -1587,14 +1594,7 @@ def slurm_launch(entry, request, slurm, job_umask):
     then Slurm itself (a job named by the token) are asked first, so a submit whose agent died
     before recording Slurm's answer is found and adopted, never submitted again."""
     report = {"id": entry.get("id"), "attempt": entry.get("attempt"), "status": "failed", "error": None}
-    directory = node_path(field(entry, "dir", str))
-    token, script = field(entry, "token", str), field(entry, "script", str)
-    if "/" in token or token.startswith(".") or "\0" in token:
-        raise BadEntry("bad request entry: 'token' must not hold '/' or start with '.'")
-    ledger = ledger_dir(request)
-    root = os.path.dirname(ledger)
-    check_job_root(root)
-    private_dirs(root, ledger)
+    directory, token, script, ledger, root = launch_paths(entry, request)
     private_dirs(root, directory)
     lock = open_nofollow(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:

@@ -224,7 +224,8 @@ class SlurmIT {
         assertTrue(why.stdout().replaceAll("\\s+", " ").contains("Slurm job ") && why.stdout().replaceAll("\\s+", " ")
                 .contains(": PENDING (Resources)"), why.stdout());
         Launcher.Run nodes = Launcher.run(env(), "queue", "nodes");
-        assertTrue(nodes.stdout().contains("partition " + SlurmCluster.PARTITION + " up"), nodes.stdout());
+        assertTrue(nodes.stdout().contains("Slurm partition " + SlurmCluster.PARTITION + " up: nodes 1 allocated"),
+                nodes.stdout());
 
         run("job", "cancel", String.valueOf(waiting), String.valueOf(big));
         assertEquals("cancelled", awaitState(big, "cancelled").path("state").asText());
@@ -272,7 +273,8 @@ class SlurmIT {
         JsonNode small = awaitState(fits, "completed", "failed", "lost");
         assertEquals("ws", small.path("node").asText(), small.toString());
         Launcher.Run status = Launcher.run(env(), "queue", "status");
-        assertTrue(status.stdout().contains("cluster"), status.stdout());
+        assertTrue(status.stdout().contains("Slurm partition " + SlurmCluster.PARTITION + " up"),
+                "the partition appears in queue status: " + status.stdout());
     }
 
     @Test
