@@ -73,7 +73,6 @@ class SlurmIT {
                 queue:
                   tick_min_interval: 0
                   kill_grace_seconds: 1
-                  slurm_overflow: true
                 """.formatted(SlurmCluster.PARTITION, bin));
     }
 
@@ -264,14 +263,19 @@ class SlurmIT {
     }
 
     @Test
-    void aJobTheWorkstationCannotFitGoesToSlurmAndOneThatFitsStaysThere() throws Exception {
-        long fits = submit("--gpus", "1", "-n", "fits", "--", "echo on $NVIDB_NODE");
-        long big = submit("--gpus", "2", "-n", "too-big", "--", "echo on $NVIDB_NODE");
+    void aJobTheWorkstationCannotFitGoesToSlurmWhenAllowedAndOneThatFitsStaysThere() throws Exception {
+        long fits = submit("--gpus", "1", "--allow-slurm", "-n", "fits", "--", "echo on $NVIDB_NODE");
+        long big = submit("--gpus", "2", "--allow-slurm", "-n", "too-big", "--", "echo on $NVIDB_NODE");
+        long notAllowed = submit("--gpus", "2", "-n", "too-big-here", "--", "echo never");
         JsonNode done = awaitState(big, "completed", "failed", "lost");
         assertEquals("completed", done.path("state").asText(), done.toString());
         assertEquals("cluster", done.path("node").asText());
+        assertTrue(done.path("allow_slurm").asBoolean(), done.toString());
+        assertEquals("on cluster\n", logs(big));
         JsonNode small = awaitState(fits, "completed", "failed", "lost");
         assertEquals("ws", small.path("node").asText(), small.toString());
+        JsonNode refused = awaitState(notAllowed, "failed");
+        assertTrue(refused.path("last_error").asText().startsWith("unschedulable"), refused.toString());
         Launcher.Run status = Launcher.run(env(), "queue", "status");
         assertTrue(status.stdout().contains("Slurm partition " + SlurmCluster.PARTITION + " up"),
                 "the partition appears in queue status: " + status.stdout());
