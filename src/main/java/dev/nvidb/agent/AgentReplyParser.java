@@ -47,7 +47,20 @@ public final class AgentReplyParser {
         }
         JsonNode root = root(node, text, new String(stderr, StandardCharsets.UTF_8));
         return new ProbeReply(snapshot(root), true, JobReplyParser.jobs(root), JobReplyParser.sessions(root),
-                JobReplyParser.launches(root), JobReplyParser.kills(root), JobReplyParser.logs(node, root));
+                JobReplyParser.launches(root), JobReplyParser.kills(root), JobReplyParser.logs(node, root),
+                partition(root));
+    }
+
+    /** A Slurm node's partition state ({@code slurm}: sinfo's lines or its error), or null. */
+    private static SlurmPartition partition(JsonNode root) {
+        JsonNode slurm = root.get("slurm");
+        if (slurm == null || !slurm.isObject()) {
+            return null;
+        }
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        slurm.path("lines").forEach(line -> lines.add(line.asText()));
+        JsonNode error = slurm.get("error");
+        return new SlurmPartition(lines, error == null || error.isNull() ? null : error.asText());
     }
 
     /** Parses one JSON reply document (one line in serve mode). */

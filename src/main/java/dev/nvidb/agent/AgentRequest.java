@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nvidb.model.SlurmTarget;
 import java.util.List;
 import java.util.Objects;
 
@@ -21,9 +22,13 @@ import java.util.Objects;
  * @param snapshot     false to skip the GPU snapshot (a launch-and-kill exec right after a probe)
  * @param logs         reads of job output ({@code job logs}, {@code job show})
  * @param removeDirs   directories of jobs that ended long ago, to remove (retention)
+ * @param slurm        for a Slurm node, the partition its launches go to: the agent then submits with
+ *                     {@code sbatch}, follows with {@code squeue}/{@code sacct} and cancels with {@code scancel}
+ *                     (docs/agent-protocol.md, "Slurm"); null for a plain node
  */
 public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
-        List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs, List<DirRemoval> removeDirs) {
+        List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs, List<DirRemoval> removeDirs,
+        SlurmTarget slurm) {
 
     /** Lines of log tail returned for a failed job unless asked otherwise. */
     public static final int DEFAULT_LOG_TAIL_LINES = 20;
@@ -42,6 +47,12 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         }
     }
 
+    /** A request for a plain node. */
+    public AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches, List<KillRequest> kills,
+                        int logTailLines, boolean snapshot, List<LogRead> logs, List<DirRemoval> removeDirs) {
+        this(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, null);
+    }
+
     /** A request without directory removals. */
     public AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
                         List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs) {
@@ -55,37 +66,42 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
 
     /** This request with these job queries. */
     public AgentRequest withJobs(List<JobQuery> queries) {
-        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs, removeDirs);
+        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs, removeDirs, slurm);
     }
 
     /** This request with these launches. */
     public AgentRequest withLaunches(List<LaunchRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs, removeDirs);
+        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs, removeDirs, slurm);
     }
 
     /** This request with these kills. */
     public AgentRequest withKills(List<KillRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs, removeDirs);
+        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs, removeDirs, slurm);
     }
 
     /** This request with another log tail length. */
     public AgentRequest withLogTailLines(int lines) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs, removeDirs);
+        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs, removeDirs, slurm);
     }
 
     /** This request without the GPU snapshot. */
     public AgentRequest withoutSnapshot() {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs, removeDirs);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs, removeDirs, slurm);
     }
 
     /** This request with these log reads. */
     public AgentRequest withLogs(List<LogRead> reads) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads, removeDirs);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads, removeDirs, slurm);
     }
 
     /** This request with these directory removals. */
     public AgentRequest withDirRemovals(List<DirRemoval> removals) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removals);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removals, slurm);
+    }
+
+    /** This request to a Slurm node submitting to {@code target} (null: a plain node). */
+    public AgentRequest withSlurm(SlurmTarget target) {
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, target);
     }
 
     /** The request as one line of JSON (no line breaks: strings are escaped). */
@@ -104,8 +120,14 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
             }
         });
         ArrayNode starts = root.putArray("launch");
-        launches.forEach(launch -> starts.addObject().put("id", launch.id()).put("attempt", launch.attempt())
-                .put("token", launch.token()).put("dir", launch.dir()).put("script", launch.script()));
+        launches.forEach(launch -> {
+            ObjectNode entry = starts.addObject().put("id", launch.id()).put("attempt", launch.attempt())
+                    .put("token", launch.token()).put("dir", launch.dir()).put("script", launch.script());
+            if (slurm != null) {
+                entry.put("gpus", launch.ask().gpus()).put("timeout_s", launch.ask().timeoutSeconds())
+                        .put("name", launch.ask().name());
+            }
+        });
         ArrayNode stops = root.putArray("kill");
         kills.forEach(kill -> {
             ObjectNode entry = stops.addObject().put("id", kill.id()).put("dir", kill.dir()).put("pid", kill.pid())
@@ -131,6 +153,10 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
                     entry.put("attempt", removal.lastAttempt());
                 }
             });
+        }
+        if (slurm != null) {
+            root.putObject("slurm").put("partition", slurm.partition()).put("account", slurm.account())
+                    .put("qos", slurm.qos()).put("time_limit", slurm.timeLimit()).put("bin", slurm.bin());
         }
         try {
             return MAPPER.writeValueAsString(root);

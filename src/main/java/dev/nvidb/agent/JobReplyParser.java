@@ -23,6 +23,10 @@ final class JobReplyParser {
     static List<JobReport> jobs(JsonNode reply) {
         List<JobReport> reports = new ArrayList<>();
         for (JsonNode job : reply.path("jobs")) {
+            if (job.path("status").asText("").equals("slurm")) {
+                reports.add(slurm(job));
+                continue;
+            }
             JobReport.Status status = status(job, JobReport.Status.class, JobReport.Status.ERROR);
             JsonNode result = job.get("result");
             reports.add(new JobReport(job.path("id").asLong(), job.path("attempt").asInt(), status, wrapper(job),
@@ -31,6 +35,46 @@ final class JobReplyParser {
                     text(job, "log_tail"), reason(job, status == JobReport.Status.ERROR), text(job, "failure_log")));
         }
         return reports;
+    }
+
+    /**
+     * An attempt on a Slurm node: what {@code squeue} (else {@code sacct}) printed of its Slurm job and the
+     * batch wrapper's exit status, decided by {@link SlurmStates}. Its identity is the Slurm job id.
+     */
+    private static JobReport slurm(JsonNode job) {
+        long id = job.path("id").asLong();
+        int attempt = job.path("attempt").asInt();
+        long slurmId = job.path("slurm_job_id").asLong();
+        WrapperProcess wrapper = new WrapperProcess(slurmId, slurmId, 0, JobReport.SLURM_BOOT_ID,
+                instant(job, "started_at"));
+        SlurmJob record;
+        try {
+            record = job.hasNonNull("squeue") ? SlurmJob.fromSqueue(text(job, "squeue"))
+                    : job.hasNonNull("sacct") ? SlurmJob.fromSacct(text(job, "sacct")) : null;
+        } catch (IllegalArgumentException e) {
+            return new JobReport(id, attempt, JobReport.Status.ERROR, wrapper, null, null, null, null, null, null,
+                    e.getMessage(), null, null);
+        }
+        Integer exitFile = integer(job, "exit_code");
+        JsonNode result = job.get("result");
+        String resultText = result == null || result.isNull() ? null : result.toString();
+        SlurmStates.Kind kind = SlurmStates.of(record, exitFile != null);
+        JobReport.Status status = switch (kind) {
+            case ACTIVE -> JobReport.Status.RUNNING;
+            case EXITED, TIMEOUT, OUT_OF_MEMORY -> JobReport.Status.EXITED;
+            case GONE -> JobReport.Status.VANISHED;
+            case UNKNOWN -> JobReport.Status.ERROR;
+        };
+        String reason = switch (kind) {
+            case GONE -> record == null ? "Slurm no longer knows job " + slurmId + " and it left no exit status"
+                    : "Slurm job " + slurmId + " ended " + record.describe();
+            case UNKNOWN -> "Slurm job " + slurmId + " is in a state nvidb does not know: " + record.describe();
+            default -> text(job, "reason");
+        };
+        Integer exitCode = status == JobReport.Status.EXITED ? SlurmStates.exitCode(record, exitFile) : null;
+        return new JobReport(id, attempt, status, wrapper, exitCode,
+                status == JobReport.Status.EXITED ? instant(job, "finished_at") : null, text(job, "progress"),
+                resultText, text(job, "result_error"), text(job, "log_tail"), reason, text(job, "failure_log"), record);
     }
 
     static List<LaunchReport> launches(JsonNode reply) {

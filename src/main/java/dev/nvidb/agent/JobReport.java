@@ -22,16 +22,29 @@ import java.util.Objects;
  * @param failureLog  the last 16 KiB of stderr and of stdout of a job that exited non-zero, where its
  *                    failure class is looked for ({@code model.FailureClass}); null otherwise, and from an
  *                    agent older than failure classes
+ * @param slurm       on a Slurm node, what {@code squeue}/{@code sacct} said of the job (its state and
+ *                    reason), or null (a plain node, or a job Slurm no longer knows)
  */
 public record JobReport(long id, int attempt, Status status, WrapperProcess wrapper, Integer exitCode,
         Instant finishedAt, String progress, String result, String resultError, String logTail, String reason,
-        String failureLog) {
+        String failureLog, SlurmJob slurm) {
+
+    /** The boot id a Slurm job's identity carries: its "pid" is the Slurm job id. */
+    public static final String SLURM_BOOT_ID = "slurm";
+
+    /** A report from a plain node. */
+    public JobReport(long id, int attempt, Status status, WrapperProcess wrapper, Integer exitCode,
+                     Instant finishedAt, String progress, String result, String resultError, String logTail,
+                     String reason, String failureLog) {
+        this(id, attempt, status, wrapper, exitCode, finishedAt, progress, result, resultError, logTail, reason,
+                failureLog, null);
+    }
 
     public JobReport(long id, int attempt, Status status, WrapperProcess wrapper, Integer exitCode,
                      Instant finishedAt, String progress, String result, String resultError, String logTail,
                      String reason) {
         this(id, attempt, status, wrapper, exitCode, finishedAt, progress, result, resultError, logTail, reason,
-                null);
+                null, null);
     }
 
     /** Where an attempt stands on its node. */

@@ -18,10 +18,18 @@ import java.util.Optional;
  * @param launches      one report per launch, in request order
  * @param kills         one report per kill, in request order
  * @param logs          one chunk per log read, in request order
+ * @param slurm         a Slurm node's partition state (its snapshot), or null for a plain node
  */
 public record ProbeReply(NodeSnapshot snapshot, boolean agentAnswered, List<JobReport> jobs,
         Map<Long, ProcessSession> sessions, List<LaunchReport> launches, List<KillReport> kills,
-        List<LogChunk> logs) {
+        List<LogChunk> logs, SlurmPartition slurm) {
+
+    /** A reply from a plain node. */
+    public ProbeReply(NodeSnapshot snapshot, boolean agentAnswered, List<JobReport> jobs,
+                      Map<Long, ProcessSession> sessions, List<LaunchReport> launches, List<KillReport> kills,
+                      List<LogChunk> logs) {
+        this(snapshot, agentAnswered, jobs, sessions, launches, kills, logs, null);
+    }
 
     public ProbeReply {
         Objects.requireNonNull(snapshot, "snapshot");

@@ -91,6 +91,20 @@ public final class RunScript {
     }
 
     /**
+     * The script for a job placed on a Slurm node: the same contract, but a GPU job's
+     * {@code CUDA_VISIBLE_DEVICES} is the one Slurm set for the GPUs it gave ({@code --gres}); a CPU job
+     * still sees no GPU.
+     */
+    public static String renderForSlurm(long jobId, JobSpec spec, Assignment assignment) {
+        String script = render(jobId, spec, assignment);
+        if (spec.cpuOnly()) {
+            return script;
+        }
+        String ours = "export CUDA_VISIBLE_DEVICES=" + ShellQuote.quote(devices(assignment)) + "\n";
+        return script.replace(ours, "export CUDA_VISIBLE_DEVICES=\"${CUDA_VISIBLE_DEVICES-}\"  # set by Slurm\n");
+    }
+
+    /**
      * The script for a job placed on the local node, run with {@code environment}, the
      * environment recorded when it was submitted (null: the one the node's agent has, as on a
      * remote node). Right after the header, the script unsets every variable it inherited (the

@@ -71,6 +71,9 @@ final class JobSubmitCommand implements Callable<Integer> {
     @Option(names = "--exclusive", description = "Run only on GPUs with no other process at all, and keep every other"
             + " job off them while it runs.")
     boolean exclusive;
+    @Option(names = "--allow-slurm", description = "If the workstations cannot place it now, hand it to a Slurm node"
+            + " (a server of kind: slurm) instead of waiting.")
+    boolean allowSlurm;
     @Option(names = "--tag", description = "A label (repeatable).")
     List<String> tags = new ArrayList<>();
     @Option(names = "--note", description = "Your note about the job.")
@@ -220,7 +223,7 @@ final class JobSubmitCommand implements Callable<Integer> {
         return new SubmitRequest(name, commandLine, gpus, vramMb, node, workdir, environment(), priority,
                 after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
                 submitEnvironment(), new dev.nvidb.queue.SweepRequest(groupName, key, array, operation.opId),
-                new dev.nvidb.model.RunPolicy(exclusive, retryOom));
+                new dev.nvidb.model.RunPolicy(exclusive, retryOom, allowSlurm));
     }
 
     /** Applies the script's {@code #nvidb} lines to the options the command line did not give. */

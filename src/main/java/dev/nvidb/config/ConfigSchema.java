@@ -35,13 +35,14 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
     static final List<String> BASIC_KEYS = List.of("remote", "include_local", "host_key_policy",
             "connect_timeout", "auth_timeout", "command_timeout", "ssh_config", "known_hosts");
     static final List<String> SERVER_KEYS = List.of("hostname", "port", "username", "nickname", "auth",
-            "identityfile", "password", "proxyjump", "gpus", "gpu_ids");
+            "identityfile", "password", "proxyjump", "gpus", "gpu_ids", "kind", "partition", "account", "qos",
+            "time_limit", "slurm_bin");
     static final List<String> VIEW_KEYS = List.of("mode", "detail", "sort", "filter", "group",
             "show_unsupported", "history", "process_pane", "mouse", "single_line");
     static final List<String> QUEUE_KEYS = List.of("include_local", "local_node_name", "tick_min_interval",
             "lease_seconds", "headroom_mb", "max_jobs_per_gpu", "max_cpu_jobs_per_node", "placement",
             "job_root", "kill_grace_seconds", "backoff_max_seconds", "lost_after_seconds", "log_tail_lines", "notify", "backup",
-            "retention", "group_fail_fast", "group_fail_window_seconds");
+            "retention", "group_fail_fast", "group_fail_window_seconds", "slurm_overflow");
     static final List<String> NOTIFY_KEYS = List.of("desktop", "log", "command", "command_shell",
             "command_timeout_seconds", "min_severity");
     static final List<String> BACKUP_KEYS = List.of("enabled", "interval_hours", "keep", "directory");

@@ -21,6 +21,8 @@ package dev.nvidb.config;
  * @param backup            periodic backups
  * @param retention         how long finished jobs, events, alerts and job directories are kept
  * @param failFast          when quick failures in a row hold a group
+ * @param slurmOverflow     a job that the workstations cannot place now may go to a Slurm node
+ *                          ({@code slurm_overflow}; a job asks for it alone with {@code --allow-slurm})
  */
 public record QueueConfig(
         boolean includeLocal,
@@ -39,7 +41,19 @@ public record QueueConfig(
         NotifyConfig notifications,
         BackupConfig backup,
         RetentionConfig retention,
-        FailFast failFast) {
+        FailFast failFast,
+        boolean slurmOverflow) {
+
+    /** Settings without Slurm overflow. */
+    public QueueConfig(boolean includeLocal, String localNodeName, int tickMinInterval, int leaseSeconds,
+                       int headroomMb, int maxJobsPerGpu, int maxCpuJobsPerNode, PlacementPolicy placement,
+                       String jobRoot, int killGraceSeconds, int backoffMaxSeconds, int lostAfterSeconds,
+                       int logTailLines, NotifyConfig notifications, BackupConfig backup, RetentionConfig retention,
+                       FailFast failFast) {
+        this(includeLocal, localNodeName, tickMinInterval, leaseSeconds, headroomMb, maxJobsPerGpu, maxCpuJobsPerNode,
+                placement, jobRoot, killGraceSeconds, backoffMaxSeconds, lostAfterSeconds, logTailLines, notifications,
+                backup, retention, failFast, false);
+    }
 
     /** Settings with the default fail-fast. */
     public QueueConfig(boolean includeLocal, String localNodeName, int tickMinInterval, int leaseSeconds,
@@ -65,6 +79,6 @@ public record QueueConfig(
     public static QueueConfig defaults() {
         return new QueueConfig(false, null, 2, 30, 512, 0, 4, PlacementPolicy.SPREAD, "~/.nvidb/jobs",
                 10, 300, 3600, 20, NotifyConfig.defaults(), BackupConfig.defaults(),
-                RetentionConfig.defaults(), FailFast.defaults());
+                RetentionConfig.defaults(), FailFast.defaults(), false);
     }
 }

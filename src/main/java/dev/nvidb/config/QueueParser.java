@@ -53,7 +53,8 @@ final class QueueParser {
                 section.section("retention", "in queue.retention", ConfigSchema.RETENTION_KEYS, RETENTION_HINT)
                         .map(retention -> retention(base.retention(), retention)).orElse(base.retention()),
                 new FailFast(section.integer("group_fail_fast", 0, MAX, base.failFast().count()),
-                        section.integer("group_fail_window_seconds", 0, MAX, base.failFast().windowSeconds())));
+                        section.integer("group_fail_window_seconds", 0, MAX, base.failFast().windowSeconds())),
+                section.bool("slurm_overflow", base.slurmOverflow()));
     }
 
     private static RetentionConfig retention(RetentionConfig base, YamlSection section) {

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param password     plain-text password (discouraged; the loader warns)
  * @param proxyjump    jump host or comma-separated chain such as {@code login-a,alice@login-b:2222}
  * @param gpus         GPU indices open to new queue placements; null = all, empty = none (CPU jobs only)
+ * @param slurm        for a server of {@code kind: slurm}, the partition it submits to (its login node is
+ *                     the host); null for a plain server
  */
 public record ServerConfig(
         String hostname,
@@ -27,7 +29,14 @@ public record ServerConfig(
         Path identityfile,
         String password,
         String proxyjump,
-        List<Integer> gpus) {
+        List<Integer> gpus,
+        dev.nvidb.model.SlurmTarget slurm) {
+
+    /** A plain server (not a Slurm cluster). */
+    public ServerConfig(String hostname, Integer port, String username, String nickname, AuthMethod auth,
+                        Path identityfile, String password, String proxyjump, List<Integer> gpus) {
+        this(hostname, port, username, nickname, auth, identityfile, password, proxyjump, gpus, null);
+    }
 
     public ServerConfig {
         Objects.requireNonNull(hostname, "hostname");
@@ -56,6 +65,6 @@ public record ServerConfig(
         return "ServerConfig[name=" + name() + ", hostname=" + hostname + ", port=" + port
                 + ", username=" + username + ", auth=" + auth.key() + ", identityfile=" + identityfile
                 + ", password=" + (password == null ? "null" : "****") + ", proxyjump=" + proxyjump
-                + ", gpus=" + gpus + "]";
+                + ", gpus=" + gpus + (slurm == null ? "" : ", slurm=" + slurm) + "]";
     }
 }

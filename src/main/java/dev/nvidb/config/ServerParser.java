@@ -75,7 +75,8 @@ final class ServerParser {
         }
         String password = section.string("password", null);
         ServerConfig server = new ServerConfig(hostname, section.integer("port", 1, 65535, null), username, nickname,
-                auth(section), identityFile(section), password, proxyJump(section), GpuList.read(section));
+                auth(section), identityFile(section), password, proxyJump(section), GpuList.read(section),
+                slurm(section, label));
         if (password != null) {
             warnPassword(section, server.name());
         }
@@ -93,6 +94,40 @@ final class ServerParser {
             }
         }
         return name != null ? "server '" + name + "'" : "server #" + position;
+    }
+
+    /** The Slurm part of a {@code kind: slurm} server (partition required), or null for a plain server. */
+    private dev.nvidb.model.SlurmTarget slurm(YamlSection section, String label) {
+        String kind = section.string("kind", "ssh");
+        List<String> slurmKeys = List.of("partition", "account", "qos", "time_limit", "slurm_bin");
+        if (kind.equals("ssh")) {
+            for (String key : slurmKeys) {
+                if (section.has(key)) {
+                    throw section.error(section.value(key).orElseThrow(), "'" + key + "' is a key of a Slurm server, but "
+                            + label + " is not one", "add 'kind: slurm' to submit to a Slurm partition through this host");
+                }
+            }
+            return null;
+        }
+        if (!kind.equals("slurm")) {
+            throw section.error(section.value("kind").orElseThrow(), "'kind' must be ssh or slurm, got "
+                    + describe(section, "kind"), "leave it out for a plain server");
+        }
+        String partition = section.string("partition", null);
+        if (partition == null || partition.isBlank()) {
+            throw section.error(section.value("kind").orElseThrow(), label + " is a Slurm server without 'partition'",
+                    "name the partition its jobs go to: 'partition: gpu'");
+        }
+        for (String key : slurmKeys) {
+            String value = section.string(key, null);
+            if (value != null && (value.isBlank() || value.startsWith("-") || value.chars().anyMatch(
+                    c -> Character.isWhitespace(c) || Character.isISOControl(c)))) {
+                throw section.error(section.value(key).orElseThrow(), "'" + key + "' must be one word that does not"
+                        + " start with '-', got " + describe(section, key), null);
+            }
+        }
+        return new dev.nvidb.model.SlurmTarget(partition, section.string("account", null), section.string("qos", null),
+                section.string("time_limit", null), section.string("slurm_bin", null));
     }
 
     private static AuthMethod auth(YamlSection section) {

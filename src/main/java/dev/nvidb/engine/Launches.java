@@ -90,10 +90,8 @@ final class Launches {
             List<Placements.Launch> kept = new ArrayList<>();
             for (Placements.Launch launch : launches) {
                 try {
-                    starts.add(new LaunchRequest(launch.job().id(), launch.assignment().attempt(),
-                            launch.assignment().launchToken(), launch.dir(),
-                            RunScript.render(launch.job().id(), launch.job().spec(), launch.assignment(),
-                                    node.local() ? environments.find(launch.job().id()).orElse(null) : null)));
+                    starts.add(launchRequest(launch, nodes.slurm(node.name()) != null,
+                            node.local() ? environments.find(launch.job().id()).orElse(null) : null));
                     kept.add(launch);
                 } catch (RuntimeException e) {
                     // A row the submit would refuse (written by an older version or by hand): that job
@@ -104,7 +102,7 @@ final class Launches {
             if (starts.isEmpty() && reapsHere.isEmpty()) {
                 continue;
             }
-            requests.put(node, AgentRequest.probe(nodes.jobRoot(node.name())).withoutSnapshot().withLaunches(starts)
+            requests.put(node, nodes.request(node.name()).withoutSnapshot().withLaunches(starts)
                     .withKills(kills(reapsHere, queue)));
             byNode.put(node.name(), kept);
             owed.put(node.name(), reapsHere);
@@ -121,6 +119,20 @@ final class Launches {
             new Reaper(database, nodes, settings, clock).reapNow(cancelledMeanwhile);
         }
         return started;
+    }
+
+    /**
+     * The launch of one placement: its {@code run.sh} (for a Slurm node, with the GPUs Slurm gives), and
+     * what Slurm is asked for ({@code --gres}, {@code --time}, the name in {@code --comment}).
+     */
+    private static LaunchRequest launchRequest(Placements.Launch launch, boolean slurm,
+                                               java.util.Map<String, String> environment) {
+        long id = launch.job().id();
+        dev.nvidb.model.JobSpec spec = launch.job().spec();
+        String script = slurm ? RunScript.renderForSlurm(id, spec, launch.assignment())
+                : RunScript.render(id, spec, launch.assignment(), environment);
+        return new LaunchRequest(id, launch.assignment().attempt(), launch.assignment().launchToken(), launch.dir(),
+                script, new LaunchRequest.SlurmAsk(spec.gpus(), spec.timeoutSeconds(), spec.name()));
     }
 
     /** Kill requests for the reaps whose process is known (pid, start time and boot id). */

@@ -124,7 +124,10 @@ public record PlanningInput(QueueSnapshot queue, List<NodeCapacity> nodes, Sched
     private static NodeCapacity capacity(QueueNodes nodes, String name, ProbeReply reply, NodeRecord record,
                                          List<StoredJob> running) {
         NodeCapacity capacity;
-        if (reply != null) {
+        if (nodes.slurm(name) != null) {
+            // Slurm owns the budget: the cluster takes jobs while its controller answers sinfo.
+            capacity = NodeCapacity.slurm(name, reply != null && reply.slurm() != null && reply.slurm().error() == null);
+        } else if (reply != null) {
             List<StoredJob> here = running.stream().filter(job -> job.job().assignment().node().equals(name)).toList();
             capacity = Capacities.answered(name, reply, here);
         } else {
@@ -152,6 +155,7 @@ public record PlanningInput(QueueSnapshot queue, List<NodeCapacity> nodes, Sched
     static SchedulingPolicy policy(QueueConfig queue) {
         PlacementMode mode = queue.placement() == dev.nvidb.config.PlacementPolicy.PACK
                 ? PlacementMode.PACK : PlacementMode.SPREAD;
-        return new SchedulingPolicy(queue.headroomMb(), mode, queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode());
+        return new SchedulingPolicy(queue.headroomMb(), mode, queue.maxJobsPerGpu(), queue.maxCpuJobsPerNode(),
+                queue.slurmOverflow());
     }
 }

@@ -85,6 +85,17 @@ public final class QueueNodes {
         return names;
     }
 
+    /** The partition a Slurm node submits to, or null for a plain node (and this machine). */
+    public dev.nvidb.model.SlurmTarget slurm(String name) {
+        ServerConfig server = servers.get(name);
+        return server == null ? null : server.slurm();
+    }
+
+    /** A plain request to {@code node}'s agent: its job root, and its partition when it is a Slurm node. */
+    public dev.nvidb.agent.AgentRequest request(String node) {
+        return dev.nvidb.agent.AgentRequest.probe(jobRoot(node)).withSlurm(slurm(node));
+    }
+
     /** The placement allowlist of a node: null for all GPUs. */
     public List<Integer> allowedGpus(String name) {
         ServerConfig server = servers.get(name);

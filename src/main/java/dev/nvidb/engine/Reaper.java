@@ -67,7 +67,7 @@ final class Reaper {
             List<JobQuery> queries = here.getValue().stream().map(job -> new JobQuery(job.id(), job.job().attempt(),
                     job.job().assignment().launchToken(), job.jobDir())).toList();
             nodes.findNode(here.getKey()).ifPresent(node -> requests.put(node,
-                    AgentRequest.probe(nodes.jobRoot(here.getKey())).withoutSnapshot().withJobs(queries)));
+                    nodes.request(here.getKey()).withoutSnapshot().withJobs(queries)));
         }
         Set<Long> answered = new HashSet<>();
         if (requests.isEmpty()) {
@@ -138,7 +138,7 @@ final class Reaper {
             List<KillRequest> kills = Launches.kills(here, settings.queue());
             if (!kills.isEmpty()) {
                 nodes.findNode(name).ifPresent(node -> {
-                    requests.put(node, AgentRequest.probe(nodes.jobRoot(name)).withoutSnapshot().withKills(kills));
+                    requests.put(node, nodes.request(name).withoutSnapshot().withKills(kills));
                     owed.put(name, here);
                 });
             }

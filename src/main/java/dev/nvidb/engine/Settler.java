@@ -3,6 +3,7 @@ package dev.nvidb.engine;
 import dev.nvidb.agent.JobReport;
 import dev.nvidb.agent.KillReport;
 import dev.nvidb.agent.ProbeReply;
+import dev.nvidb.agent.SlurmStates;
 import dev.nvidb.agent.WrapperProcess;
 import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.Job;
@@ -122,8 +123,9 @@ final class Settler {
                         : "GPU " + join(given)) + ": it ignores CUDA_VISIBLE_DEVICES; its memory there is charged to it,"
                         + " and other people's work on that GPU may suffer", now).run(conn);
             }
-            if (report.progress() != null && !report.progress().equals(job.progress())) {
-                annotations.setProgress(conn, job.id(), attempt, report.progress());
+            String progress = slurmProgress(report);
+            if (progress != null && !progress.equals(job.progress())) {
+                annotations.setProgress(conn, job.id(), attempt, progress);
             }
             if (measuredMb != null) {
                 annotations.recordMeasured(conn, job.id(), attempt, measuredMb);
@@ -132,11 +134,28 @@ final class Settler {
         });
     }
 
+    /**
+     * The progress line to show: the job's own, except while Slurm holds it back (pending, suspended, …),
+     * when it is Slurm's state and reason ({@code Slurm job 12: PENDING (Resources)}), which {@code job why}
+     * and {@code job ls} show.
+     */
+    static String slurmProgress(JobReport report) {
+        if (report.slurm() == null || (report.slurm().state().equals("RUNNING") && report.progress() != null)) {
+            return report.progress();
+        }
+        return "Slurm job " + report.slurm().jobId() + ": " + report.slurm().describe();
+    }
+
     private long exited(String node, StoredJob stored, JobReport report, Long measuredNow, Instant now) {
+        SlurmStates.Kind slurm = report.slurm() == null ? null : SlurmStates.of(report.slurm().state());
+        if (slurm == SlurmStates.Kind.TIMEOUT) {
+            return slurmTimeout(node, stored, report, now);
+        }
         Job job = stored.job();
-        boolean success = report.exitCode() != null && report.exitCode() == 0;
+        boolean success = report.exitCode() != null && report.exitCode() == 0 && slurm != SlurmStates.Kind.OUT_OF_MEMORY;
         String log = report.failureLog() != null ? report.failureLog() : report.logTail();
-        FailureClass failureClass = success ? null : FailureClass.ofExit(report.exitCode(), log);
+        FailureClass failureClass = success ? null : slurm == SlurmStates.Kind.OUT_OF_MEMORY ? FailureClass.OOM
+                : FailureClass.ofExit(report.exitCode(), log);
         database.write("finish job " + job.id(), conn -> {
             adopt(stored, report, now).run(conn);
             if (report.progress() != null) {
@@ -166,11 +185,26 @@ final class Settler {
         return job.id();
     }
 
+    /** A job Slurm ended at its time limit: timed out, as nvidb's own deadline would have. */
+    private long slurmTimeout(String node, StoredJob stored, JobReport report, Instant now) {
+        Job job = stored.job();
+        String why = "Slurm ended job " + report.slurm().jobId() + " at its time limit (TIMEOUT)";
+        database.write("finish job " + job.id(), conn -> {
+            adopt(stored, report, now).run(conn);
+            if (transitions.finish(conn, job.id(), Expected.of(job), JobState.TIMEOUT, null, why, now)) {
+                alerts.jobTimeout(job.id(), job.attempt(), node, "job " + job.id() + " timed out: " + why, now).run(conn);
+            }
+            return null;
+        });
+        return job.id();
+    }
+
     /** {@code exited with status N}, and what that was when it was more than an exit code. */
     static String failedError(Integer exitCode, FailureClass failureClass, String log) {
         String status = "exited with status " + exitCode;
         return switch (failureClass) {
-            case OOM -> status + ": out of memory (" + FailureClass.oomPattern(log).orElse("") + " in its log)";
+            case OOM -> status + ": out of memory (" + FailureClass.oomPattern(log).orElse("Slurm: OUT_OF_MEMORY")
+                    + (FailureClass.oomPattern(log).isPresent() ? " in its log)" : ")");
             case SIGNAL -> status + ": " + FailureClass.describe(failureClass, exitCode);
             default -> status;
         };

@@ -164,7 +164,7 @@ final class Tick {
                         job.jobDir(), recorded(job.process())));
             }
             queries.addAll(unidentifiedReaps(state.reapsOn(node.name())));
-            requests.put(node, AgentRequest.probe(nodes.jobRoot(node.name())).withJobs(queries)
+            requests.put(node, nodes.request(node.name()).withJobs(queries)
                     .withKills(Launches.kills(state.reapsOn(node.name()), queue))
                     .withLogTailLines(queue.logTailLines()));
         }

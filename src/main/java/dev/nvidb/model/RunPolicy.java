@@ -8,14 +8,21 @@ package dev.nvidb.model;
  *                  runs no other job is placed on them ({@code --exclusive})
  * @param retryOom  how many times a failure of class {@link FailureClass#OOM} goes back to pending with
  *                  its reservation raised ({@code --retry-oom N}, 0..{@link #MAX_RETRY_OOM})
+ * @param allowSlurm may go to a Slurm node when the workstations cannot place it now ({@code --allow-slurm};
+ *                  the queue's {@code slurm_overflow} allows it for every job)
  */
-public record RunPolicy(boolean exclusive, int retryOom) {
+public record RunPolicy(boolean exclusive, int retryOom, boolean allowSlurm) {
 
     /** The most OOM retries a job may ask for. */
     public static final int MAX_RETRY_OOM = 10;
 
     /** Shares its GPUs, no OOM retry. */
-    public static final RunPolicy DEFAULT = new RunPolicy(false, 0);
+    public static final RunPolicy DEFAULT = new RunPolicy(false, 0, false);
+
+    /** A policy that does not ask for Slurm. */
+    public RunPolicy(boolean exclusive, int retryOom) {
+        this(exclusive, retryOom, false);
+    }
 
     public RunPolicy {
         if (retryOom < 0 || retryOom > MAX_RETRY_OOM) {

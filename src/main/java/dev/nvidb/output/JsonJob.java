@@ -51,7 +51,8 @@ public record JsonJob(
         String failureClass,
         boolean exclusive,
         int retryOom,
-        int oomRetries) {
+        int oomRetries,
+        boolean allowSlurm) {
 
     /** A job as the queue's use cases read it: pending reason, node silence, result, directory and OOM retries. */
     public static JsonJob of(dev.nvidb.queue.JobView view) {
@@ -95,7 +96,7 @@ public record JsonJob(
                 jobDir, spec.workdir(), List.copyOf(spec.environment().keySet()), spec.timeoutSeconds(), spec.tags(),
                 spec.sweep().group(), spec.sweep().arrayIndex(), spec.sweep().key(),
                 job.failureClass() == null ? null : job.failureClass().key(), spec.policy().exclusive(),
-                spec.policy().retryOom(), oomRetries);
+                spec.policy().retryOom(), oomRetries, spec.policy().allowSlurm());
     }
 
     /** Seconds since the epoch with millisecond precision, written as a plain decimal number. */

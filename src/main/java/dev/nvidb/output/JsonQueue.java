@@ -49,7 +49,9 @@ public final class JsonQueue {
     /** One queue node with its GPUs' budgets. */
     public record Node(String node, String status, boolean drained, boolean ignored, BigDecimal lastSeenAt,
                        String lastError, int consecutiveFailures, BigDecimal backoffUntil, String hostname,
-                       String driverVersion, int runningJobs, List<JsonGpu> gpus) {
+                       String driverVersion, int runningJobs, List<JsonGpu> gpus,
+                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                       String slurm) {
     }
 
     /** An open alert. */
@@ -96,7 +98,7 @@ public final class JsonQueue {
         String driver = view.snapshot() == null ? null : view.snapshot().driverVersion();
         return new Node(view.name(), view.status(), view.drained(), view.ignored(), JsonJob.seconds(view.lastSeenAt()),
                 view.lastError(), view.failures(), JsonJob.seconds(view.backoffUntil()), hostname, driver,
-                view.runningJobs(), view.gpus().stream().map(gpu -> gpu(view.name(), gpu)).toList());
+                view.runningJobs(), view.gpus().stream().map(gpu -> gpu(view.name(), gpu)).toList(), view.slurm());
     }
 
     static JsonGpu gpu(String node, GpuView view) {

@@ -154,6 +154,9 @@ public final class QueueText {
         if (node.lastError() != null && !"up".equals(node.status())) {
             out.append("  ").append(Printable.of(node.lastError())).append('\n');
         }
+        if (node.slurm() != null) {
+            out.append("  Slurm ").append(Printable.of(node.slurm())).append('\n');
+        }
         if (!node.gpus().isEmpty()) {
             out.append(String.format(Locale.ROOT, "  %-4s %-" + layout.model() + "s %4s %11s %10s %6s %6s %4s %6s %s",
                     "GPU", "MODEL", "UTIL", "MEM", "UNMANAGED", "QUEUE", "RSRVD", "JOBS", "FREE", "CLASS")).append('\n');

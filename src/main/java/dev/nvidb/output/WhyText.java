@@ -59,6 +59,14 @@ public final class WhyText {
 
     private static String notPending(String title, Job job) {
         String state = job.state().key();
+        if (job.state() == dev.nvidb.model.JobState.RUNNING && job.assignment() != null && job.progress() != null
+                && job.progress().startsWith("Slurm job ")) {
+            // Handed to a Slurm node: whether it waits there is Slurm's call, and Slurm's reason says why.
+            List<String> lines = new ArrayList<>();
+            wrap(lines, "", title + " is running on Slurm node " + Printable.of(job.assignment().node()) + ": "
+                    + Printable.of(job.progress()));
+            return String.join("\n", lines) + "\n";
+        }
         StringBuilder text = new StringBuilder(title + " is " + state + ", not pending: nothing to explain");
         if (job.assignment() != null && job.state() == dev.nvidb.model.JobState.RUNNING) {
             text.append(" (on ").append(Printable.of(job.assignment().node())).append(")");

@@ -22,5 +22,12 @@ import java.util.List;
  */
 public record NodeView(String name, String status, boolean drained, boolean ignored, Instant lastSeenAt,
                        String lastError, int failures, Instant backoffUntil, NodeSnapshot snapshot, List<GpuView> gpus,
-                       int runningJobs) {
+                       int runningJobs, String slurm) {
+
+    /** A node that is not a Slurm cluster. */
+    public NodeView(String name, String status, boolean drained, boolean ignored, Instant lastSeenAt, String lastError,
+                    int failures, Instant backoffUntil, NodeSnapshot snapshot, List<GpuView> gpus, int runningJobs) {
+        this(name, status, drained, ignored, lastSeenAt, lastError, failures, backoffUntil, snapshot, gpus, runningJobs,
+                null);
+    }
 }

@@ -43,7 +43,7 @@ final class NodeViews {
                 : status.equals("up") ? gpus(name, reply, here) : lastKnown(reply);
         return new NodeView(name, status, record.drained(), record.ignored(), record.lastSeenAt(), record.lastError(),
                 record.consecutiveFailures(), record.backoffUntil(), reply == null ? null : reply.snapshot(), gpus,
-                here.size());
+                here.size(), reply == null || reply.slurm() == null ? null : reply.slurm().describe());
     }
 
     private List<GpuView> gpus(String name, ProbeReply reply, List<StoredJob> here) {

@@ -119,7 +119,7 @@ public final class Retention {
             return 0;
         }
         List<Node> asked = engine.nodes().nodes().stream().filter(node -> due.containsKey(node.name())).toList();
-        Function<Node, AgentRequest> request = node -> AgentRequest.probe(engine.nodes().jobRoot(node.name()))
+        Function<Node, AgentRequest> request = node -> engine.nodes().request(node.name())
                 .withoutSnapshot().withDirRemovals(due.get(node.name()).stream().filter(dir -> dir.attemptDir() != null)
                         .map(dir -> DirRemoval.ofAttempt(dir.jobId(), dir.attemptDir())).toList());
         int removed = 0;

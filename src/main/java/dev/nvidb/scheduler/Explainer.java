@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -140,7 +139,10 @@ public final class Explainer {
             return new Fit(anyTakes ? FitKind.LATER : FitKind.UNAVAILABLE, null, List.of(), List.of(), List.of(),
                     "not now: " + reason);
         }
-        Objects.requireNonNull(decision, "a ready GPU job is decided by GpuPlacement");
+        if (decision == null) {
+            // Decided for a Slurm node (it waits for one that does not answer): the workstations had no say.
+            return new Fit(FitKind.UNAVAILABLE, null, List.of(), List.of(), List.of(), "not now: " + reason);
+        }
         return switch (decision.kind()) {
             case PLACED -> throw new IllegalStateException("job " + id + " placed but not in the plan");
             case UNAVAILABLE -> new Fit(FitKind.UNAVAILABLE, null, List.of(), List.of(), List.of(), "not now: " + reason);

@@ -121,6 +121,18 @@ final class GpuPicker {
         kept += best.size();
     }
 
+    /** Gives back the GPUs kept for {@code job} (it went to a Slurm node instead of waiting here). */
+    void release(Job job, List<ClusterNode> nodes) {
+        for (ClusterNode node : nodes) {
+            for (GpuSlot slot : node.slots) {
+                if (slot.keptFor == job) {
+                    slot.keptFor = null;
+                    kept--;
+                }
+            }
+        }
+    }
+
     private List<GpuSlot> preferred(List<GpuSlot> fitting, int count) {
         fitting.sort(policy.placement() == PlacementMode.PACK ? fullestFirst : emptiestFirst);
         return List.copyOf(fitting.subList(0, count));

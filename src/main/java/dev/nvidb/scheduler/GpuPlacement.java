@@ -68,6 +68,20 @@ final class GpuPlacement {
         last = new Decision(Decision.Kind.WAITING, List.of());
     }
 
+    /**
+     * The job went to a Slurm node instead of waiting: the GPUs kept for it are free again for later
+     * jobs, and what was learnt about room beside kept GPUs is forgotten.
+     */
+    void release(Job job) {
+        if (last != null && last.kind() == Decision.Kind.WAITING) {
+            picker.release(job, cluster.nodes());
+            noRoomBesideKept.clear();
+            noRoomAtAll.clear();
+            blocked.clear();
+            waits.clear();
+        }
+    }
+
     /** Where the job would fit if no GPU were kept; reused while neither budgets nor keeps change. */
     private Optional<List<GpuSlot>> blockedBy(Demand demand, Job job) {
         Blocked cached = blocked.get(demand);

@@ -15,9 +15,23 @@ import java.util.Set;
  * @param drained      no new placements; jobs already there are unaffected
  * @param gpuAllowlist GPU indices open to queue placements: null = all, empty = none (CPU jobs only)
  * @param gpus         the node's GPUs (every GPU it has, allowlisted or not)
+ * @param slurm        a Slurm cluster: Slurm owns its budget, so it has no GPUs here and takes any job
+ *                     that names it or may overflow to Slurm (docs/scheduling.md)
  */
 public record NodeCapacity(String name, NodeStatus status, boolean drained, List<Integer> gpuAllowlist,
-                           List<GpuCapacity> gpus) {
+                           List<GpuCapacity> gpus, boolean slurm) {
+
+    /** A workstation (not a Slurm cluster). */
+    public NodeCapacity(String name, NodeStatus status, boolean drained, List<Integer> gpuAllowlist,
+                        List<GpuCapacity> gpus) {
+        this(name, status, drained, gpuAllowlist, gpus, false);
+    }
+
+    /** A Slurm cluster whose controller answered ({@code answered}) or not. */
+    public static NodeCapacity slurm(String name, boolean answered) {
+        return new NodeCapacity(name, answered ? NodeStatus.ANSWERED : NodeStatus.NOT_ANSWERING, false, null,
+                List.of(), true);
+    }
 
     public NodeCapacity {
         Objects.requireNonNull(name, "name");
@@ -52,12 +66,12 @@ public record NodeCapacity(String name, NodeStatus status, boolean drained, List
 
     /** The same node, drained. */
     public NodeCapacity asDrained() {
-        return new NodeCapacity(name, status, true, gpuAllowlist, gpus);
+        return new NodeCapacity(name, status, true, gpuAllowlist, gpus, slurm);
     }
 
     /** The same node with another allowlist (null = all GPUs). */
     public NodeCapacity withGpuAllowlist(List<Integer> allowlist) {
-        return new NodeCapacity(name, status, drained, allowlist, gpus);
+        return new NodeCapacity(name, status, drained, allowlist, gpus, slurm);
     }
 
     /** True when new jobs may be placed here this tick. */

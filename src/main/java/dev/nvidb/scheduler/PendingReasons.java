@@ -35,6 +35,12 @@ final class PendingReasons {
         return "node " + name + " is not a queue node (not configured, or ignored)";
     }
 
+    /** A Slurm node that does not take jobs now: its controller did not answer, or it is drained. */
+    static String slurmUnavailable(NodeCapacity node) {
+        return "Slurm node " + node.name() + (node.drained() ? " is drained"
+                : " is not answering (its login node or Slurm's controller)");
+    }
+
     static String noNodes() {
         return "no queue nodes are configured";
     }

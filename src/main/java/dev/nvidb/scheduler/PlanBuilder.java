@@ -16,6 +16,7 @@ final class PlanBuilder {
     private final List<Long> timedOut = new ArrayList<>();
 
     void place(Job job, String node, List<GpuSlot> slots) {
+        pending.remove(job.id()); // a job the workstations left waiting may still go to Slurm
         placements.add(new Placement(job.id(), node, slots.stream().map(slot -> slot.gpu.index()).toList(),
                 slots.stream().map(slot -> slot.gpu.uuid()).toList()));
     }

@@ -34,9 +34,14 @@ public final class Scheduler {
     /** Running jobs per capped group, placements of this plan included. */
     private final java.util.Map<String, Integer> runningInGroup = new java.util.HashMap<>();
 
+    /** Slurm clusters as nodes, by name: outside {@link #cluster}, since Slurm owns their budget. */
+    private final java.util.Map<String, NodeCapacity> slurm = new java.util.LinkedHashMap<>();
+
     Scheduler(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy) {
         this.policy = policy;
-        this.cluster = new Cluster(nodes, queue.running(), policy.headroomMb());
+        nodes.stream().filter(NodeCapacity::slurm).forEach(node -> slurm.put(node.name(), node));
+        this.cluster = new Cluster(nodes.stream().filter(node -> !node.slurm()).toList(), queue.running(),
+                policy.headroomMb());
         this.dependencies = new Dependencies(queue);
         this.feasibility = new Feasibility(policy);
         this.reasons = new PendingReasons(policy);
@@ -99,9 +104,19 @@ public final class Scheduler {
             plan.dependencyFailed(job, verdict.reason());
             return;
         }
+        NodeCapacity named = job.spec().node() == null ? null : slurm.get(job.spec().node());
+        if (named != null) {
+            decideOnSlurm(job, named, verdict);
+            return;
+        }
         List<ClusterNode> candidates = cluster.candidates(job.spec());
         Optional<String> never = feasibility.neverReason(job.spec(), candidates);
-        if (never.isPresent()) {
+        List<NodeCapacity> overflow = overflow(job);
+        if ((never.isPresent() || candidates.isEmpty()) && !overflow.isEmpty()) {
+            // No workstation could ever hold it (or there is none), but Slurm may: it waits for Slurm alone.
+            decideOnSlurm(job, overflow.stream().filter(NodeCapacity::takesJobs).findFirst().orElse(overflow.get(0)),
+                    verdict);
+        } else if (never.isPresent()) {
             plan.unschedulable(job, never.get());
         } else if (verdict.kind() == Dependencies.Verdict.Kind.WAITING) {
             plan.pending(job, verdict.reason());
@@ -118,11 +133,57 @@ public final class Scheduler {
             } else {
                 gpuPlacement.decide(job, feasibility.feasible(job.spec(), candidates));
             }
+            overflow.stream().filter(NodeCapacity::takesJobs).findFirst()
+                    .filter(node -> plan.placedCount() == before)
+                    .ifPresent(node -> {
+                        // The workstations cannot place it now: Slurm queues it instead.
+                        if (!job.spec().cpuOnly()) {
+                            gpuPlacement.release(job);
+                        }
+                        plan.place(job, node.name(), List.of());
+                    });
             String group = job.spec().sweep().group();
             if (plan.placedCount() > before && group != null && caps.containsKey(group)) {
                 runningInGroup.merge(group, 1, Integer::sum);
             }
         }
+    }
+
+    /**
+     * A job that names a Slurm node: handed to Slurm once it is ready (dependencies done, under its
+     * group's cap) and the cluster's controller answers; Slurm owns the budget, so nothing is charged.
+     */
+    private void decideOnSlurm(Job job, NodeCapacity node, Dependencies.Verdict verdict) {
+        String group = job.spec().sweep().group();
+        if (verdict.kind() == Dependencies.Verdict.Kind.WAITING) {
+            plan.pending(job, verdict.reason());
+        } else if (atCap(job)) {
+            plan.pending(job, PendingReasons.groupCap(group, runningInGroup.get(group), caps.get(group)));
+        } else if (!node.takesJobs()) {
+            plan.pending(job, PendingReasons.slurmUnavailable(node));
+        } else {
+            placeOnSlurm(job, node);
+        }
+    }
+
+    private void placeOnSlurm(Job job, NodeCapacity node) {
+        plan.place(job, node.name(), List.of());
+        String group = job.spec().sweep().group();
+        if (group != null && caps.containsKey(group)) {
+            runningInGroup.merge(group, 1, Integer::sum);
+        }
+    }
+
+    /**
+     * The Slurm nodes a job may overflow to when the workstations cannot place it, in node order: all of
+     * them when the queue's {@code slurm_overflow} or the job's {@code --allow-slurm} allows it and the job
+     * names no node; else none.
+     */
+    private List<NodeCapacity> overflow(Job job) {
+        if (job.spec().node() != null || !(policy.slurmOverflow() || job.spec().policy().allowSlurm())) {
+            return List.of();
+        }
+        return List.copyOf(slurm.values());
     }
 
     /** Whether the job's group already runs as many jobs as its cap allows. */

@@ -10,8 +10,20 @@ import java.util.Objects;
  * @param placement         spread jobs over GPUs or pack them
  * @param maxJobsPerGpu     queue jobs sharing one GPU at most; 0 = no limit
  * @param maxCpuJobsPerNode CPU-only queue jobs per node at most; 0 = no limit
+ * @param slurmOverflow     any job the workstations cannot place now may go to a Slurm node
  */
-public record SchedulingPolicy(long headroomMb, PlacementMode placement, int maxJobsPerGpu, int maxCpuJobsPerNode) {
+public record SchedulingPolicy(long headroomMb, PlacementMode placement, int maxJobsPerGpu, int maxCpuJobsPerNode,
+                               boolean slurmOverflow) {
+
+    /** A policy without Slurm overflow. */
+    public SchedulingPolicy(long headroomMb, PlacementMode placement, int maxJobsPerGpu, int maxCpuJobsPerNode) {
+        this(headroomMb, placement, maxJobsPerGpu, maxCpuJobsPerNode, false);
+    }
+
+    /** The same policy with Slurm overflow on or off. */
+    public SchedulingPolicy withSlurmOverflow(boolean overflow) {
+        return new SchedulingPolicy(headroomMb, placement, maxJobsPerGpu, maxCpuJobsPerNode, overflow);
+    }
 
     public SchedulingPolicy {
         Objects.requireNonNull(placement, "placement");

@@ -38,8 +38,8 @@ public final class JobStore {
     private static final String INSERT = """
             INSERT INTO jobs (name, command, gpus, vram_mb, node_request, workdir, env, timeout_s, max_retries,
                               tags, submitter, state, priority, created_at, note, job_key, group_name, array_index,
-                              exclusive, retry_oom)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                              exclusive, retry_oom, allow_slurm)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """;
     /** Inserts nothing when the job depended on does not exist. */
     private static final String INSERT_DEPENDENCY = """
@@ -50,7 +50,7 @@ public final class JobStore {
             state, priority, created_at, started_at, finished_at, node, gpu_ids, gpu_uuids, attempt, launch_token,
             job_dir, pid, pgid, proc_start_time, boot_id, exit_code, last_error, note, progress, result,
             hold_reason, unverified_since, measured_mb, launch_failures, job_key, group_name, array_index,
-            failure_class, exclusive, retry_oom, oom_retries
+            failure_class, exclusive, retry_oom, oom_retries, allow_slurm
             """;
     private static final String FIND = "SELECT " + COLUMNS + " FROM jobs WHERE id = ?";
     private static final String LIST_ALL = "SELECT " + COLUMNS + """
@@ -132,7 +132,7 @@ public final class JobStore {
                 spec.node(), spec.workdir(), JsonText.write(spec.environment()), spec.timeoutSeconds(),
                 spec.maxRetries(), JsonText.write(spec.tags()), spec.submitter(), priority, now, note,
                 spec.sweep().key(), spec.sweep().group(), spec.sweep().arrayIndex(), spec.policy().exclusive(),
-                spec.policy().retryOom());
+                spec.policy().retryOom(), spec.policy().allowSlurm());
         for (Dependency dependency : spec.dependencies()) {
             if (Columns.update(connection, INSERT_DEPENDENCY, id, dependency.needsSuccess(), dependency.jobId()) == 0) {
                 throw new UsageException("job " + dependency.jobId() + " does not exist",
@@ -450,7 +450,7 @@ public final class JobStore {
 
     /** The run policy of a row; a count outside what a submit allows (changed by hand) is an inconsistent row. */
     private static RunPolicy policy(ResultSet rows) throws SQLException {
-        return new RunPolicy(rows.getInt("exclusive") != 0, rows.getInt("retry_oom"));
+        return new RunPolicy(rows.getInt("exclusive") != 0, rows.getInt("retry_oom"), rows.getInt("allow_slurm") != 0);
     }
 
     static JobState state(String key) {

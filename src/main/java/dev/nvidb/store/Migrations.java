@@ -34,7 +34,8 @@ public final class Migrations {
             new Migration(5, "jobs.job_key, group_name, array_index; job_groups: array caps and fail-fast holds;"
                     + " op_ids: answers of --op-id", SchemaV5.DDL),
             new Migration(6, "jobs.failure_class, retry_oom, oom_retries, exclusive: failure classes, OOM retries"
-                    + " with more memory, exclusive GPUs", SchemaV6.DDL));
+                    + " with more memory, exclusive GPUs", SchemaV6.DDL),
+            new Migration(7, "jobs.allow_slurm: --allow-slurm, a job that may go to a Slurm node", SchemaV7.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

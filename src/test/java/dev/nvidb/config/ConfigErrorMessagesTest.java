@@ -234,6 +234,30 @@ class ConfigErrorMessagesTest {
                         view:
                           mode: grid
                         """, "~/.nvidb/config.yml:2: 'mode' must be one of per-node, unified, got \"grid\"", null),
+                Arguments.of("a Slurm server without a partition", "queue.yml", """
+                        servers:
+                          - hostname: login
+                            kind: slurm
+                        """, "~/.nvidb/queue.yml:3: server 'login' is a Slurm server without 'partition'",
+                        "partition: gpu"),
+                Arguments.of("a Slurm key on a plain server", "queue.yml", """
+                        servers:
+                          - hostname: gpu-a
+                            partition: gpu
+                        """, "~/.nvidb/queue.yml:3: 'partition' is a key of a Slurm server, but server 'gpu-a' is not one",
+                        "kind: slurm"),
+                Arguments.of("an unknown kind", "queue.yml", """
+                        servers:
+                          - hostname: gpu-a
+                            kind: pbs
+                        """, "~/.nvidb/queue.yml:3: 'kind' must be ssh or slurm, got \"pbs\"", null),
+                Arguments.of("a Slurm value that sbatch would read as an option", "queue.yml", """
+                        servers:
+                          - hostname: login
+                            kind: slurm
+                            partition: --wrap
+                        """, "~/.nvidb/queue.yml:4: 'partition' must be one word that does not start with '-', got \"--wrap\"",
+                        null),
                 Arguments.of("string expected", "config.yml", """
                         servers:
                           - hostname: [a, b]

@@ -34,7 +34,7 @@ class ExampleFilesTest {
         NvidbConfig config = TempHome.in(dir).config(Files.readString(CONFIG_EXAMPLE))
                 .queue(Files.readString(QUEUE_EXAMPLE)).load();
         assertEquals(List.of("gpu-a", "training-a100"), config.monitorServers().stream().map(ServerConfig::name).toList());
-        assertEquals(List.of("gpu-node"), config.queueServers().stream().map(ServerConfig::name).toList());
+        assertEquals(List.of("gpu-node", "cluster"), config.queueServers().stream().map(ServerConfig::name).toList());
         assertEquals(QueueConfig.defaults().leaseSeconds(), config.queue().leaseSeconds());
         assertTrue(config.queue().includeLocal(), "queue.yml overrides config.yml");
         assertEquals(null, config.remote(), "copying queue.example.yml must not start forwarding");

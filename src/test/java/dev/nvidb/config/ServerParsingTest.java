@@ -42,6 +42,28 @@ class ServerParsingTest {
     }
 
     @Test
+    void aSlurmServerCarriesItsPartitionAndOptions() {
+        NvidbConfig config = TempHome.in(dir).queue("""
+                servers:
+                  - hostname: login.cluster
+                    nickname: cluster
+                    kind: slurm
+                    partition: gpu
+                    account: lab
+                    qos: normal
+                    time_limit: "1-00:00:00"
+                    slurm_bin: /opt/slurm/bin
+                  - hostname: gpu-a
+                queue:
+                  slurm_overflow: true
+                """).load();
+        assertEquals(new dev.nvidb.model.SlurmTarget("gpu", "lab", "normal", "1-00:00:00", "/opt/slurm/bin"),
+                config.queueServers().get(0).slurm());
+        assertEquals(null, config.queueServers().get(1).slurm());
+        assertEquals(true, config.queue().slurmOverflow());
+    }
+
+    @Test
     void minimalServerHasNullsAndAutoAuth() {
         ServerConfig server = TempHome.in(dir).config("servers:\n  - hostname: alias\n").load().monitorServers().get(0);
         assertEquals(ServerConfig.ofHost("alias"), server);

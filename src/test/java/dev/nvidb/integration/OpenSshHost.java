@@ -46,6 +46,13 @@ final class OpenSshHost implements AutoCloseable {
      */
     static OpenSshHost start(String name, String address, String user, Path workDir, Path clientPublicKey,
                              Path fakeNvmlDir, boolean withPython) throws IOException, InterruptedException {
+        return start(name, address, user, workDir, clientPublicKey, fakeNvmlDir, withPython, java.util.Map.of());
+    }
+
+    /** Starts a host whose sessions also get {@code environment} (for example {@code SLURM_CONF}). */
+    static OpenSshHost start(String name, String address, String user, Path workDir, Path clientPublicKey,
+                             Path fakeNvmlDir, boolean withPython, java.util.Map<String, String> environment)
+            throws IOException, InterruptedException {
         Prerequisites.requireOpenSsh();
         Path dir = Files.createDirectories(workDir.resolve("sshd-" + name));
         Path home = ensureUser(user);
@@ -76,7 +83,9 @@ final class OpenSshHost implements AutoCloseable {
                 "MaxStartups 200",
                 "MaxSessions 100",
                 "LogLevel ERROR",
-                "SetEnv LD_LIBRARY_PATH=" + fake.resolve("lib") + " NVIDB_FAKE_NVML_STATE=" + state + " PATH=" + path,
+                "SetEnv LD_LIBRARY_PATH=" + fake.resolve("lib") + " NVIDB_FAKE_NVML_STATE=" + state + " PATH=" + path
+                        + environment.entrySet().stream().map(entry -> " " + entry.getKey() + "=" + entry.getValue())
+                                .collect(java.util.stream.Collectors.joining()),
                 ""));
         Files.createDirectories(Path.of("/run/sshd"));
         OpenSshHost host = new OpenSshHost(name, address, user, dir, config, port);

@@ -20,6 +20,11 @@ final class Prerequisites {
                 "the OpenSSH suite starts sshd and creates test users, so it must run as root");
     }
 
+    static void requireSlurm() {
+        require(SlurmCluster.installed(),
+                "Slurm missing: apt-get install slurmctld slurmd slurm-client munge (.ci/run does)");
+    }
+
     static void requireTmux() {
         require(Files.isExecutable(Path.of("/usr/bin/tmux")), "tmux missing: apt-get install tmux");
     }

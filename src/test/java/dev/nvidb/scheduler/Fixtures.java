@@ -92,6 +92,7 @@ final class Fixtures {
         private String holdReason;
         private Instant startedAt = NOW.minusSeconds(60);
         private boolean exclusive;
+        private boolean allowSlurm;
 
         JobBuilder(long id) {
             this.id = id;
@@ -133,6 +134,11 @@ final class Fixtures {
         }
 
         /** {@code --exclusive}: only GPUs with no process at all, and none beside it while it runs. */
+        JobBuilder allowSlurm() {
+            this.allowSlurm = true;
+            return this;
+        }
+
         JobBuilder exclusive() {
             this.exclusive = true;
             return this;
@@ -165,7 +171,7 @@ final class Fixtures {
         private JobSpec spec() {
             return new JobSpec("job-" + id, "python train.py", gpus, vramMb, node, null, Map.of(), dependencies,
                     timeoutSeconds, 0, List.of(), "alice@laptop", dev.nvidb.model.Sweep.NONE,
-                    new dev.nvidb.model.RunPolicy(exclusive, 0));
+                    new dev.nvidb.model.RunPolicy(exclusive, 0, allowSlurm));
         }
     }
 }

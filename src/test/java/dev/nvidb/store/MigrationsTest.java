@@ -203,6 +203,27 @@ class MigrationsTest {
         assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v5 database has the schema of a new one");
     }
 
+    /** A v6 database migrates to v7: its jobs do not ask for Slurm, and the rest of each row stays. */
+    @Test
+    void frozenV6DatabaseOpensWithJobsThatDoNotAskForSlurm() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(6));
+            execute(connection, """
+                    INSERT INTO jobs (name, command, gpus, vram_mb, state, created_at, exclusive, retry_oom) VALUES
+                        ('pending', 'true', 1, 512, 'pending', 1, 1, 2);
+                    PRAGMA user_version = 6;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
+            assertEquals(new dev.nvidb.model.RunPolicy(true, 2, false), new JobStore(database).getJob(1).job().spec().policy());
+        }
+        Path fresh = dir.resolve("fresh.db");
+        Database.open(fresh).close();
+        assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v6 database has the schema of a new one");
+    }
+
     @Test
     void frozenV1DatabaseMigratesToTheCurrentSchemaKeepingItsRows() throws Exception {
         Path file = dir.resolve("queue.db");
