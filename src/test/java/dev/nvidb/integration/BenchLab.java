@@ -1,6 +1,5 @@
 package dev.nvidb.integration;
 
-import dev.nvidb.testing.FakeGpuState;
 import dev.nvidb.testing.LatencyRelay;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -49,16 +48,7 @@ final class BenchLab implements AutoCloseable {
         ServerSocket hung = new ServerSocket();
         try {
             for (int i = 1; i <= nodes; i++) {
-                OpenSshHost host = OpenSshHost.start("node" + i, "127.0.0." + (50 + i), "nvidbt" + (29 + i), work, key,
-                        fakeNvml, true);
-                hosts.add(host);
-                // jobs of earlier runs: a fresh queue starts at job 1 and must not meet their directories
-                OpenSshHost.run("rm", "-rf", host.home().resolve(".nvidb").toString());
-                FakeGpuState state = FakeGpuState.create().driver("550.54.14");
-                for (int gpu = 0; gpu < 4; gpu++) {
-                    state.gpu(gpu, "NVIDIA H100 80GB HBM3", 81559).uuid(gpu, "GPU-" + host.name() + "-" + gpu).used(gpu, 0);
-                }
-                state.writeTo(host.gpuStateFile());
+                hosts.add(OpenSshBenchNodes.startIdleNode(i, work, key, fakeNvml));
             }
             for (int i = 0; i < relayed; i++) {
                 OpenSshHost host = hosts.get(i);

@@ -21,6 +21,22 @@ public final class OpenSshBenchNodes {
     private OpenSshBenchNodes() {
     }
 
+    /**
+     * Starts bench node {@code i} ({@code node<i>}, user {@code nvidbt<29+i>} on {@code 127.0.0.<50+i>})
+     * with four idle fake H100s and no job directories left from earlier runs (a fresh queue
+     * starts at job 1 and must not meet them).
+     */
+    static OpenSshHost startIdleNode(int i, Path dir, Path key, Path fake) throws java.io.IOException, InterruptedException {
+        OpenSshHost host = OpenSshHost.start("node" + i, "127.0.0." + (50 + i), "nvidbt" + (29 + i), dir, key, fake, true);
+        OpenSshHost.run("rm", "-rf", host.home().resolve(".nvidb").toString());
+        FakeGpuState state = FakeGpuState.create().driver("550.54.14");
+        for (int gpu = 0; gpu < 4; gpu++) {
+            state.gpu(gpu, "NVIDIA H100 80GB HBM3", 81559).uuid(gpu, "GPU-" + host.name() + "-" + gpu).used(gpu, 0);
+        }
+        state.writeTo(host.gpuStateFile());
+        return host;
+    }
+
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]).toAbsolutePath();
         int count = Integer.parseInt(args[1]);
@@ -37,15 +53,8 @@ public final class OpenSshBenchNodes {
             StringBuilder servers = new StringBuilder("servers:\n");
             for (int i = 1; i <= count; i++) {
                 String user = "nvidbt" + (29 + i);
-                OpenSshHost host = OpenSshHost.start("node" + i, "127.0.0." + (50 + i), user, dir, key, fake, true);
+                OpenSshHost host = startIdleNode(i, dir, key, fake);
                 hosts.add(host);
-                // jobs of earlier runs: a fresh queue starts at job 1 and must not meet their directories
-                OpenSshHost.run("rm", "-rf", host.home().resolve(".nvidb").toString());
-                FakeGpuState state = FakeGpuState.create().driver("550.54.14");
-                for (int gpu = 0; gpu < 4; gpu++) {
-                    state.gpu(gpu, "NVIDIA H100 80GB HBM3", 81559).uuid(gpu, "GPU-" + host.name() + "-" + gpu).used(gpu, 0);
-                }
-                state.writeTo(host.gpuStateFile());
                 config.append("Host ").append(host.name()).append("\n  HostName ").append(host.address())
                         .append("\n  Port ").append(host.port()).append("\n  User ").append(user).append('\n');
                 known.append(host.knownHostsLine()).append('\n');
