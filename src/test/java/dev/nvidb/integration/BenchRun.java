@@ -347,10 +347,10 @@ public final class BenchRun {
     private void submitting() throws Exception {
         BenchHome home = home("s3", List.of("node6", "node7", "node8"));
         checked(home.run("queue", "nodes", "--json"));
-        SubmitFigures without = submitFigures(home, "a");
+        SubmitFigures without = submitFigures(home, "a", false);
         SubmitFigures with;
         try (Daemon daemon = daemon(home)) {
-            with = submitFigures(home, "b");
+            with = submitFigures(home, "b", true);
         }
         report.row(new Row("`job submit --json -- true`", ms(without.submit), ms(with.submit), "≤ 350 ms",
                 verdict(without.submit <= 350) + " / " + verdict(with.submit <= 350)));
@@ -378,7 +378,7 @@ public final class BenchRun {
         int concurrentErrors;
     }
 
-    private SubmitFigures submitFigures(BenchHome home, String tag) throws Exception {
+    private SubmitFigures submitFigures(BenchHome home, String tag, boolean daemonRuns) throws Exception {
         SubmitFigures figures = new SubmitFigures();
         List<Double> walls = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
@@ -401,7 +401,9 @@ public final class BenchRun {
 
         List<Double> lone = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
-            Thread.sleep(4_500);   // no submit ticker left from the last submit (it lingers 3 s)
+            if (!daemonRuns) {
+                awaitNoTicker(home);   // on its own: no submit ticker left from the last submit
+            }
             Timed timed = checked(home.run("job", "submit", "--wait", "--json", "--", "true"));
             lone.add(timed.ms());
         }
@@ -601,8 +603,21 @@ public final class BenchRun {
         }
     }
 
+    /** Waits (bounded) until no submit ticker lingers: the daemon's socket, which it serves, is gone. */
+    private void awaitNoTicker(BenchHome home) throws Exception {
+        Path socket = home.database().resolveSibling("queue.db.daemon");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Files.exists(socket)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("a submit ticker of " + home.name() + " still serves " + socket + " after 30 s");
+            }
+            Thread.sleep(100);
+        }
+    }
+
     private Daemon daemon(BenchHome home) throws Exception {
         Path socket = home.database().resolveSibling("queue.db.daemon");
+        double started = System.currentTimeMillis() / 1000.0;
         Daemon daemon = new Daemon(home.start(work.resolve(home.name() + "-daemon.log"), "queue", "daemon"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.exists(socket)) {
@@ -613,8 +628,19 @@ public final class BenchRun {
             }
             Thread.sleep(100);
         }
-        Thread.sleep(1_000);   // its first pass
-        return daemon;
+        while (true) {   // its first pass has ended
+            Timed status = home.run("queue", "status", "--json", "--no-tick");
+            JsonNode last = status.ok() ? JSON.readTree(status.out()).path("last_tick_at") : null;
+            if (last != null && last.isNumber() && last.asDouble() >= started) {
+                return daemon;
+            }
+            if (System.nanoTime() > deadline || !daemon.process.isAlive()) {
+                daemon.close();
+                throw new IOException("the daemon of " + home.name() + " made no pass: "
+                        + Files.readString(work.resolve(home.name() + "-daemon.log")));
+            }
+            Thread.sleep(100);
+        }
     }
 
     private Timed checked(Timed timed) throws IOException {
