@@ -49,7 +49,13 @@ public final class Cli {
 
     /** Runs one command line (forwarding already decided). */
     private static int runLine(Context context, String... given) {
-        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), given));
+        try (HeadStart headStart = HeadStart.begin(context, given)) {
+            return runLine(context, headStart, given);
+        }
+    }
+
+    private static int runLine(Context context, HeadStart headStart, String... given) {
+        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context, headStart), given));
         String[] args = sharedOptionsAfterCommand(commandLine, given);
         String notText = notText(args);
         if (notText != null) {
@@ -204,15 +210,28 @@ public final class Cli {
         return false;
     }
 
-    /** Creates command objects, handing the {@link Context} to those that take one. */
-    private record ContextFactory(Context context) implements IFactory {
+    /**
+     * Creates command objects, handing the {@link Context} to those that take one, and the
+     * line's {@link HeadStart} to those that take that too.
+     */
+    private record ContextFactory(Context context, HeadStart headStart) implements IFactory {
+
+        ContextFactory(Context context) {
+            this(context, HeadStart.NONE);
+        }
+
         @Override
         public <K> K create(Class<K> type) throws Exception {
             for (Constructor<?> constructor : type.getDeclaredConstructors()) {
                 Class<?>[] parameters = constructor.getParameterTypes();
-                if (parameters.length == 1 && parameters[0] == Context.class) {
+                if (parameters.length >= 1 && parameters[0] == Context.class) {
                     constructor.setAccessible(true);
-                    return type.cast(constructor.newInstance(context));
+                    if (parameters.length == 1) {
+                        return type.cast(constructor.newInstance(context));
+                    }
+                    if (parameters.length == 2 && parameters[1] == HeadStart.class) {
+                        return type.cast(constructor.newInstance(context, headStart));
+                    }
                 }
             }
             return CommandLine.defaultFactory().create(type);

@@ -44,7 +44,7 @@ final class JobLsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Wiring wiring = new Wiring(context)) {
+        try (Wiring wiring = new Wiring(context).lastUse()) {
             Queue queue = wiring.queue(options);
             JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
             wiring.refresh(queue, options, true);

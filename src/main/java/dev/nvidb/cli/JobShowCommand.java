@@ -46,7 +46,7 @@ final class JobShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long jobId = JobIds.parse(id);
-        try (Wiring wiring = new Wiring(context)) {
+        try (Wiring wiring = new Wiring(context).lastUse()) {
             Queue queue = wiring.queue(options);
             queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);

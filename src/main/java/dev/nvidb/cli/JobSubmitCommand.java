@@ -36,6 +36,7 @@ import picocli.CommandLine.Parameters;
 final class JobSubmitCommand implements Callable<Integer> {
 
     private final Context context;
+    private final HeadStart headStart;
 
     @Mixin
     QueueOptions options;
@@ -102,8 +103,9 @@ final class JobSubmitCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command after --: several words run exactly as given; a single word is run by the shell.")
     List<String> command = new ArrayList<>();
 
-    JobSubmitCommand(Context context) {
+    JobSubmitCommand(Context context, HeadStart headStart) {
         this.context = context;
+        this.headStart = headStart;
     }
 
     /**
@@ -115,12 +117,14 @@ final class JobSubmitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SubmitAnswer answer = new SubmitAnswer(context, options.json, waitForEnd);
-        try (Wiring wiring = new Wiring(context)) {
+        boolean keepAgents = waitForEnd && !options.noTick;
+        try (Wiring wiring = (keepAgents ? headStart.wiring(context, options) : new Wiring(context)).lastUse()) {
             Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
-            // A waiting submit ticks more than once: its agents stay up between its ticks, and they
-            // start now, while the job is stored.
-            try (Ticking.AgentScope agents = waitForEnd && !options.noTick ? queue.ticking().keepAgents() : () -> { }) {
+            // A waiting submit ticks more than once: its agents stay up between its ticks. They
+            // started before the line was parsed (HeadStart), or start now, while the job is stored.
+            try (Ticking.AgentScope agents = keepAgents ? wiring.lasting(queue.ticking().keepAgents(wiring.takeAgents()))
+                    : () -> { }) {
                 return submit(queue, answer, request);
             }
         }

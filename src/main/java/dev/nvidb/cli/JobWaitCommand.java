@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 final class JobWaitCommand implements Callable<Integer> {
 
     private final Context context;
+    private final HeadStart headStart;
 
     @Mixin
     QueueOptions options;
@@ -29,18 +30,21 @@ final class JobWaitCommand implements Callable<Integer> {
     @Option(names = "--logs", paramLabel = "N", converter = NumberOption.Count.class, description = "Also give the last N lines of each job's stdout.")
     int logs;
 
-    JobWaitCommand(Context context) {
+    JobWaitCommand(Context context, HeadStart headStart) {
         this.context = context;
+        this.headStart = headStart;
     }
 
     @Override
     public Integer call() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
-        try (Wiring wiring = new Wiring(context)) {
+        try (Wiring wiring = (options.noTick ? new Wiring(context) : headStart.wiring(context, options)).lastUse()) {
             Queue queue = wiring.queue(options);
             jobs.forEach(queue.reading()::getJob);
-            // A wait ticks more than once: its agents stay up between its ticks.
-            try (Ticking.AgentScope agents = options.noTick ? () -> { } : queue.ticking().keepAgents()) {
+            // A wait ticks more than once: its agents stay up between its ticks (begun before the
+            // line was parsed: HeadStart).
+            try (Ticking.AgentScope agents = options.noTick ? () -> { }
+                    : wiring.lasting(queue.ticking().keepAgents(wiring.takeAgents()))) {
                 wiring.refresh(queue, options, true);
                 return JobWaiting.await(context, queue, options, jobs, timeout, logs);
             }

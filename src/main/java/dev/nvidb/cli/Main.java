@@ -28,6 +28,7 @@ public final class Main {
             prepare.start();
         }
         SubmitAnswer.installProcessHook();
+        Wiring.lastInProcess();
         int code = Cli.run(context, args);
         out.flush();
         err.flush();

@@ -31,7 +31,7 @@ final class QueueNodesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Wiring wiring = new Wiring(context)) {
+        try (Wiring wiring = new Wiring(context).lastUse()) {
             Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
             QueueStatus status = queue.reading().status(includeIgnored, 0);

@@ -40,7 +40,7 @@ final class QueueStatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Wiring wiring = new Wiring(context)) {
+        try (Wiring wiring = new Wiring(context).lastUse()) {
             Queue queue = wiring.queue(options);
             wiring.refresh(queue, options, true);
             QueueStatus status = queue.reading().status(false, Math.max(0, recent));

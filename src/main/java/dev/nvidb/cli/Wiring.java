@@ -9,7 +9,9 @@ import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
+import dev.nvidb.queue.AgentHeadStart;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Ticking;
 import java.nio.file.Path;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
@@ -32,12 +34,21 @@ import java.util.Map;
  */
 final class Wiring implements AutoCloseable {
 
+    /** Set on the thread of {@link Main}: its command is the process's last, which exits after it. */
+    private static final ThreadLocal<Boolean> LAST_IN_PROCESS = ThreadLocal.withInitial(() -> false);
+
     private final Context context;
     private NvidbConfig config;
     private SshPool pool;
     private Queue queue;
     private boolean prompts = true;
     private boolean strictHostKeys;
+    /** The configuration's warnings are still to be printed (it was loaded by a head start). */
+    private boolean warningsOwed;
+    /** A short command's only wiring: see {@link #lastUse}. */
+    private boolean lastUse;
+    /** Agents begun before the command opened its queue, until it takes them. */
+    private AgentHeadStart agents;
 
     Wiring(Context context) {
         this.context = context;
@@ -53,6 +64,41 @@ final class Wiring implements AutoCloseable {
             config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
         }
         return config;
+    }
+
+    /**
+     * Loads the configuration without printing its warnings (see {@link #sayConfigWarnings}) and
+     * starts the agents of the default queue's nodes; false when there are none to start (the
+     * queue commands go to another machine, or a daemon ticks). For {@link HeadStart}'s thread.
+     */
+    boolean beginAgents() {
+        agents = AgentHeadStart.begin(home().queueDb(), () -> {
+            config = new ConfigLoader(home(), context.environment()).load();
+            warningsOwed = true;
+            if (config.findRemote().isPresent()) {
+                return null;
+            }
+            if (config.hasQueueServers()) {
+                sshPool().prepare();   // while the database's node rows are read
+            }
+            return config;
+        }, this::nodes, LocalHost.shortName(), java.time.Clock.systemUTC()).orElse(null);
+        return agents != null;
+    }
+
+    /** Prints the warnings of a configuration {@link #beginAgents} loaded. */
+    void sayConfigWarnings() {
+        if (warningsOwed) {
+            warningsOwed = false;
+            config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
+        }
+    }
+
+    /** The agents begun ahead for this command's queue, handed over once (see {@link Ticking#keepAgents(Optional)}). */
+    Optional<AgentHeadStart> takeAgents() {
+        Optional<AgentHeadStart> taken = Optional.ofNullable(agents);
+        agents = null;
+        return taken;
     }
 
     /** Uses {@code loaded} (read already, without printing) as this command's configuration, printing its warnings. */
@@ -176,8 +222,40 @@ final class Wiring implements AutoCloseable {
         }
     }
 
+    /**
+     * Marks the calling thread's command as the last of this process (only {@link Main} does:
+     * not a daemon's handed lines, nor tests running commands in-process).
+     */
+    static void lastInProcess() {
+        LAST_IN_PROCESS.set(true);
+    }
+
+    /**
+     * Says this is a short command's only wiring: when the command is also the last of its
+     * process ({@link #lastInProcess}), its resident agents are not stopped one by one after the
+     * answer is out; closing the SSH pool (which must happen: a JVM whose I/O threads still wait
+     * in the kernel takes 0.3 s longer to exit) ends their sessions, and each agent ends at the
+     * end of its input, as after any lost connection. Returns this wiring.
+     */
+    Wiring lastUse() {
+        lastUse = true;
+        return this;
+    }
+
+    /** {@code scope}, or one whose close leaves the agents to end with the process (see {@link #lastUse}). */
+    Ticking.AgentScope lasting(Ticking.AgentScope scope) {
+        return ending() ? () -> { } : scope;
+    }
+
+    private boolean ending() {
+        return lastUse && LAST_IN_PROCESS.get();
+    }
+
     @Override
     public void close() {
+        if (agents != null && !ending()) {
+            agents.close();
+        }
         if (queue != null) {
             queue.close();
         }

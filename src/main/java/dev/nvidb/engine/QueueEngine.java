@@ -139,14 +139,8 @@ public final class QueueEngine implements AutoCloseable {
         if (residents == null || askDaemon()) {
             return;
         }
-        Instant now = clock.instant();
-        Duration longest = Duration.ofSeconds(settings.queue().backoffMaxSeconds());
-        java.util.Map<String, dev.nvidb.store.NodeRecord> records = new java.util.HashMap<>();
-        new NodeStore(database).listNodes().forEach(record -> records.put(record.name(), record));
-        residents.warm(nodes.nodes().stream().filter(node -> {
-            dev.nvidb.store.NodeRecord record = records.get(node.name());
-            return record == null || !record.ignored() && !record.backingOff(now, longest);
-        }).toList());
+        residents.warm(nodes.probedAt(new NodeStore(database).listNodes(), clock.instant(),
+                Duration.ofSeconds(settings.queue().backoffMaxSeconds())));
     }
 
     /** True when a daemon seems to serve this database (its socket exists): commands then ask it to tick. */

@@ -8,6 +8,9 @@ import dev.nvidb.error.UsageException;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.ResidentAgents;
+import dev.nvidb.store.NodeRecord;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +111,20 @@ public final class QueueNodes {
             nodes = directory.get().nodes(localName != null, localName, List.copyOf(servers.values()));
         }
         return nodes;
+    }
+
+    /**
+     * The nodes a tick at {@code now} probes, going by their rows: all but those a person
+     * ignored and those backing off after failures (a back-off counts for at most
+     * {@code longest}; a node without a row has never failed).
+     */
+    public List<Node> probedAt(List<NodeRecord> records, Instant now, Duration longest) {
+        Map<String, NodeRecord> byName = new java.util.HashMap<>();
+        records.forEach(record -> byName.put(record.name(), record));
+        return nodes().stream().filter(node -> {
+            NodeRecord record = byName.get(node.name());
+            return record == null || !record.ignored() && !record.backingOff(now, longest);
+        }).toList();
     }
 
     public Optional<Node> findNode(String name) {

@@ -97,6 +97,7 @@ public final class Json {
             MAPPER.writerFor(JsonJobs.Many.class);
             MAPPER.writerFor(JsonJobs.One.class);
             MAPPER.writerFor(JsonQueue.Status.class);
+            MAPPER.writerFor(JsonCommands.Waited.class);
             MAPPER.writeValueAsString(new JsonError(SCHEMA_VERSION, false, new JsonError.Detail("t", "m", null)));
         } catch (JsonProcessingException | RuntimeException e) {
             // Only an optimisation: the real write reports any problem.

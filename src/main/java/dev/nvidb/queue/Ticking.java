@@ -6,6 +6,7 @@ import dev.nvidb.engine.TickMode;
 import dev.nvidb.engine.TickReport;
 import dev.nvidb.node.ResidentAgents;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -39,10 +40,24 @@ public final class Ticking {
      * (a daemon's, a ticker's) is left as it is. Jobs launched meanwhile outlive the agents.
      */
     public AgentScope keepAgents() {
+        return keepAgents(Optional.empty());
+    }
+
+    /**
+     * As {@link #keepAgents()}, with the agents {@code begun} started for this queue before the
+     * command opened it (see {@link AgentHeadStart}); the other nodes' agents start now. A head
+     * start for another database, or one this engine does not need, is closed.
+     */
+    public AgentScope keepAgents(Optional<AgentHeadStart> begun) {
+        Optional<AgentHeadStart> fits = begun.filter(early -> early.database().equals(engine.database().file()));
+        if (engine.nodes().keepsAgents() || fits.isEmpty()) {
+            begun.ifPresent(AgentHeadStart::close);
+        }
         if (engine.nodes().keepsAgents()) {
             return () -> { };
         }
-        ResidentAgents residents = new ResidentAgents(engine.settings().agent());
+        ResidentAgents residents = fits.map(AgentHeadStart::residents)
+                .orElseGet(() -> new ResidentAgents(engine.settings().agent()));
         engine.nodes().keepAgents(residents);
         engine.warmAgents();
         return () -> {

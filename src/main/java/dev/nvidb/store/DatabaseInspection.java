@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.sqlite.SQLiteConfig;
 
@@ -45,6 +46,23 @@ public final class DatabaseInspection {
 
     /** The facts of the database at {@code file}; empty when there is no such file. */
     public static Optional<Facts> inspect(Path file) {
+        Optional<Header> header = header(file);
+        if (header.isEmpty() || !header.get().known()) {
+            return header.map(read -> new Facts(read.wal(), read.version(), null, null));
+        }
+        return Optional.of(read(file, header.get().wal()));
+    }
+
+    /** What the first page says: the journal mode and {@code user_version}; empty when there is no file. */
+    private record Header(boolean wal, int version) {
+
+        /** A schema this build reads. */
+        boolean known() {
+            return version >= 1 && version <= Migrations.CURRENT_VERSION;
+        }
+    }
+
+    private static Optional<Header> header(Path file) {
         byte[] header = new byte[HEADER_BYTES];
         int read;
         try (InputStream in = Files.newInputStream(file)) {
@@ -55,7 +73,7 @@ public final class DatabaseInspection {
             throw new StoreException("cannot read " + file + ": " + e.getMessage(), "check its permissions", e);
         }
         if (read == 0) {
-            return Optional.of(new Facts(false, 0, null, null));
+            return Optional.of(new Header(false, 0));
         }
         if (read < HEADER_BYTES || !Arrays.equals(Arrays.copyOf(header, MAGIC.length), MAGIC)) {
             throw new StoreException(file + " is not an SQLite database",
@@ -64,19 +82,37 @@ public final class DatabaseInspection {
         boolean wal = header[18] == 2 && header[19] == 2;
         int version = ((header[60] & 0xff) << 24) | ((header[61] & 0xff) << 16) | ((header[62] & 0xff) << 8)
                 | (header[63] & 0xff);
-        if (version < 1 || version > Migrations.CURRENT_VERSION) {
-            return Optional.of(new Facts(wal, version, null, null));
-        }
-        return Optional.of(read(file, wal));
+        return Optional.of(new Header(wal, version));
     }
 
-    private static Facts read(Path file, boolean wal) {
+    /**
+     * The node rows of the database at {@code file}, read without changing anything as
+     * {@link #inspect} reads; empty when there is no such file, or its schema is not one this
+     * build knows (no rows to go by: the caller decides as for a new queue).
+     */
+    public static List<NodeRecord> nodes(Path file) {
+        if (!header(file).map(Header::known).orElse(false)) {
+            return List.of();
+        }
+        try (Connection connection = readOnly(file)) {
+            return NodeStore.list(connection);
+        } catch (SQLException e) {
+            throw SqlErrors.translate("read the nodes of " + file, e);
+        }
+    }
+
+    /** A connection that cannot write: {@code immutable} when no {@code -wal} file exists, else {@code mode=ro}. */
+    private static Connection readOnly(Path file) throws SQLException {
         boolean shared = Files.exists(Path.of(file + "-wal"));
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(2000);
         String uri = "jdbc:sqlite:" + file.toAbsolutePath().toUri() + (shared ? "?mode=ro" : "?immutable=1");
-        try (Connection connection = config.createConnection(uri)) {
+        return config.createConnection(uri);
+    }
+
+    private static Facts read(Path file, boolean wal) {
+        try (Connection connection = readOnly(file)) {
             int version;
             try (PreparedStatement statement = connection.prepareStatement("PRAGMA user_version");
                  ResultSet rows = statement.executeQuery()) {

@@ -60,6 +60,11 @@ public final class NodeStore {
 
     /** Every node the queue has a row for, by name. */
     public List<NodeRecord> listNodes(Connection connection) throws SQLException {
+        return list(connection);
+    }
+
+    /** Every node row, by name, over any connection (a read-only one included). */
+    static List<NodeRecord> list(Connection connection) throws SQLException {
         return query(connection, LIST);
     }
 

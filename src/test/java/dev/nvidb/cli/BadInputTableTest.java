@@ -140,6 +140,11 @@ class BadInputTableTest {
                         "--gpus", "two", "--", "x"),
                 row("submit --after an unknown job", queue(), 2, "job 99 does not exist", "job", "submit", "--no-tick",
                         "--after", "99", "--", "x"),
+                // A waiting line starts its agents before it is parsed (HeadStart): still nothing changes.
+                row("submit --wait --gpus two", queue(), 2, "Invalid value for option '--gpus'", "job", "submit", "--wait",
+                        "--gpus", "two", "--", "x"),
+                row("submit --wait --after an unknown job", queue(), 2, "job 99 does not exist", "job", "submit", "--wait",
+                        "--after", "99", "--", "x"),
                 row("submit --timeout forever", queue(), 2, "--timeout", "job", "submit", "--no-tick", "--timeout",
                         "forever", "--", "x"),
                 row("submit --op-id with a space", queue(), 2, "--op-id 'a b' is not valid", "job", "submit", "--no-tick",
@@ -207,6 +212,7 @@ class BadInputTableTest {
                 row("logs -n x", queue(), 2, "--lines", "job", "logs", "--no-tick", "-n", "x", "1"),
                 row("logs --offset -5", queue(), 2, "--offset", "job", "logs", "--no-tick", "--offset", "-5", "1"),
                 row("wait an unknown id", queue(), 2, "no job 42", "job", "wait", "--no-tick", "42"),
+                row("wait an unknown id, ticking", queue(), 2, "no job 42", "job", "wait", "42"),
                 row("wait --timeout -1", queue(), 2, "--timeout", "job", "wait", "--no-tick", "--timeout", "-1", "1"),
                 // job cancel, requeue, priority, note, result, purge
                 row("cancel a non-numeric id", queue(), 2, "'abc' is not a job id", "job", "cancel", "--no-tick", "abc"),

@@ -85,6 +85,18 @@ class OpenSshQueueIT {
         Launcher.Run logs = Launcher.run(env(), "job", "logs", job.get("id").asText());
         String user = node.equals("q-1") ? "nvidbt5" : "nvidbt6";
         assertEquals("hello from " + user + " on " + node + "\n", logs.stdout());
+        // The waiting submit left its agents to end with its SSH connections, not with a close each.
+        awaitNoAgents("nvidbt5");
+        awaitNoAgents("nvidbt6");
+    }
+
+    /** Waits (up to 15 s: a submit ticker lingers 3 s) until no agent of {@code user} runs on its node. */
+    private static void awaitNoAgents(String user) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (OpenSshHost.exitCode("pgrep", "-u", user, "-f", "b=sys.stdin.buffer") == 0) {
+            assertTrue(System.nanoTime() < deadline, "an agent of " + user + " still runs after its command ended");
+            Thread.sleep(100);
+        }
     }
 
     @Test
