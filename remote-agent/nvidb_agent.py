@@ -2,19 +2,17 @@
 # Python 3.6+ standard library only: it is streamed to the node over SSH at every use and
 # run with exec(), so it must not rely on __file__, installed packages or newer syntax.
 # Stdout carries protocol replies only; diagnostics go to stderr.
-import base64
+# Modules only some requests need (base64, shutil, subprocess) are imported where they are
+# used: every agent start pays for what is imported here.
 import ctypes
 import errno
 import fcntl
 import json
 import os
 import pwd
-import shutil
 import signal
-import socket
 import stat as statmod
 import struct
-import subprocess
 import sys
 import threading
 import time
@@ -540,6 +538,7 @@ def smi_value(text, convert=None):
 
 def run_smi(fields):
     """Lines of one CSV query; raises RuntimeError with the tool's own words on failure."""
+    import subprocess
     try:
         result = subprocess.run(["nvidia-smi", fields, "--format=csv,noheader,nounits"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -651,7 +650,7 @@ def node_info(request):
     job_root = request.get("job_root")
     path, free = disk(job_root if isinstance(job_root, str) and job_root else "~/.nvidb/jobs")
     hidepid, hides = proc_visibility()
-    return {"hostname": socket.gethostname(), "boot_id": boot_id, "time": time.time(),
+    return {"hostname": os.uname().nodename, "boot_id": boot_id, "time": time.time(),
             "load": load, "cpu_count": os.cpu_count(), "disk_path": path,
             "disk_free_mb": free, "python": "%d.%d.%d" % sys.version_info[:3],
             "proc_hidepid": hidepid, "proc_hides_others": hides}
@@ -696,7 +695,9 @@ WRAPPER_MARK = "nvidb-wrapper"
 # reads "jobpgid", the job writes "jobpgid" then reads "cancel", so one of them always
 # sees the other. The exit status is written into
 # "exit.slot", which the agent filled before the start, so recording it needs no free disk
-# space (a job that fills the disk still gets its exit code), then renamed to "exit".
+# space (a job that fills the disk still gets its exit code), then renamed to "exit". The
+# time is bash's own clock ($EPOCHREALTIME, bash 5; its radix may be a comma) where it has
+# one, which spares a date(1) process at the end of every job.
 WRAPPER = r"""trap ':' TERM
 : >armed
 set -m
@@ -705,7 +706,9 @@ set -m
   umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
 code=$?
 set +m
-line="$code $(date +%s.%N)"
+t=${EPOCHREALTIME:-}
+[ -n "$t" ] || t=$(date +%s.%N)
+line="$code ${t/,/.}"
 { printf '%s\n' "$line" 1<>exit.slot && mv -f exit.slot exit; } 2>/dev/null ||
   { printf '%s\n' "$line" >exit.tmp && mv -f exit.tmp exit; }
 """
@@ -1031,6 +1034,7 @@ def read_log(entry):
     """One read of a job's stdout.log or stderr.log: from a byte offset, or (no offset) the
     last lines before the size the file had when opened. Bytes travel as base64, so offsets
     stay exact whatever the job printed."""
+    import base64
     stream = entry.get("stream", "stdout")
     if stream not in ("stdout", "stderr"):
         raise BadEntry("bad request entry: 'stream' must be stdout or stderr")
@@ -1274,6 +1278,7 @@ def start_wrapper(directory, job_umask, children, token):
     """Starts the wrapper detached (new session, stdio on /dev/null), waits until it has
     armed its TERM trap (so a kill right after the launch cannot kill it before it records
     a status), and returns its identity."""
+    import subprocess
     child = subprocess.Popen(["bash", "-c", WRAPPER, WRAPPER_MARK, "%04o" % job_umask, token],
                              cwd=directory, stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -1424,6 +1429,7 @@ def remove_job_dir(entry, request):
     never while a process of one of its attempts is alive or when it holds an attempt newer
     than the request's "attempt" (the job was requeued and launched again): "running" then,
     and nothing is removed. "absent" when it is already gone."""
+    import shutil
     job_root = request.get("job_root")
     root = node_path(job_root if isinstance(job_root, str) and job_root else DEFAULT_JOB_ROOT)
     directory = node_path(field(entry, "dir", str))
@@ -1489,6 +1495,7 @@ class SlurmError(BadEntry):
 
 def slurm_run(slurm, name, *args):
     """(exit status, stdout, stderr) of one of Slurm's commands; a missing one is 127."""
+    import subprocess
     folder = slurm.get("bin")
     command = [os.path.join(node_path(folder), name) if folder else name] + list(args)
     try:

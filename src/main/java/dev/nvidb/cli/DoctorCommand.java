@@ -65,7 +65,8 @@ final class DoctorCommand implements Callable<Integer> {
             NvidbConfig config = wiring.config();
             BasicConfig basic = config.basic();
             Duration ssh = Duration.ofSeconds(basic.connectTimeout() + basic.authTimeout());
-            Doctor doctor = new Doctor(wiring.sshPool(), AgentScript.bundled(), wiring.nodeTimeout(), ssh);
+            // Doctor changes nothing, on a node either: its agents keep no compiled code there.
+            Doctor doctor = new Doctor(wiring.sshPool(), AgentScript.bundled().withoutKeeping(), wiring.nodeTimeout(), ssh);
             List<NodeReport> nodes = doctor.examine(Doctor.subjects(config, wiring.nodes(), Wiring::target,
                     LocalHost.shortName()));
             Path database = dbPath == null ? config.home().queueDb() : wiring.home().expand(dbPath);

@@ -68,7 +68,8 @@ public final class AgentHeadStart implements AutoCloseable {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-        ResidentAgents residents = new ResidentAgents(AgentScript.bundled());
+        // Nothing left behind on a node by a line that may still turn out to be wrong.
+        ResidentAgents residents = new ResidentAgents(AgentScript.bundled().withoutKeeping());
         residents.warm(nodes.probedAt(records, clock.instant(), Duration.ofSeconds(loaded.queue().backoffMaxSeconds())));
         return Optional.of(new AgentHeadStart(file.toAbsolutePath(), residents));
     }

@@ -223,13 +223,13 @@ public final class FakeNode implements NodeShell {
         return "fake:" + name;
     }
 
-    /** The request line after the framed script (a byte count, a newline, the script). */
+    /** The request line after the framed script (a byte count and the script's digest, a newline, the script). */
     private static JsonNode parseRequest(byte[] stdin) {
         int newline = 0;
         while (stdin[newline] != '\n') {
             newline++;
         }
-        int length = Integer.parseInt(new String(stdin, 0, newline, StandardCharsets.US_ASCII).trim());
+        int length = Integer.parseInt(new String(stdin, 0, newline, StandardCharsets.US_ASCII).trim().split(" ")[0]);
         int start = newline + 1 + length;
         String line = new String(stdin, start, stdin.length - start, StandardCharsets.UTF_8).trim();
         try {
