@@ -15,8 +15,13 @@ import java.util.function.Consumer;
  */
 public final class Waiting {
 
-    /** First pause between checks; it grows by half each time up to {@link #POLL_MAX}. */
-    static final Duration POLL = Duration.ofMillis(100);
+    /**
+     * Pause between checks for the first {@link #BRISK} of a wait (a short job's end is then seen
+     * within a tick of it: the ticks themselves stay at least 100 ms apart, see {@link #freshness});
+     * then it grows by half each time up to {@link #POLL_MAX}.
+     */
+    static final Duration POLL = Duration.ofMillis(50);
+    static final Duration BRISK = Duration.ofMillis(500);
     static final Duration POLL_MAX = Duration.ofSeconds(1);
 
     private final StatusReading reading;
@@ -51,7 +56,7 @@ public final class Waiting {
 
     /**
      * Blocks until every job in {@code ids} has ended, or {@code timeout} (null: no limit) has
-     * passed. Between checks it pauses (100 ms, growing by half up to 1 s) and, when
+     * passed. Between checks it pauses (50 ms for half a second, then growing by half up to 1 s) and, when
      * {@code tick}, brings the queue up to date if due. {@code progress} gets the jobs as first
      * read and after every check.
      */
@@ -61,12 +66,16 @@ public final class Waiting {
         List<JobView> jobs = views(ids);
         progress.accept(jobs);
         Duration wait = POLL;
+        Duration paused = Duration.ZERO;
         while (!allEnded(jobs)) {
             if (deadline != null && clock.instant().isAfter(deadline)) {
                 return new Outcome(jobs, true);
             }
             pause.pause(wait);
-            wait = min(POLL_MAX, wait.plus(wait.dividedBy(2)));
+            paused = paused.plus(wait);
+            if (paused.compareTo(BRISK) >= 0) {
+                wait = min(POLL_MAX, wait.plus(wait.dividedBy(2)));
+            }
             if (tick) {
                 ticking.ifOlderThan(freshness(Duration.between(started, clock.instant())));
             }

@@ -38,8 +38,8 @@ class WaitingTest {
             assertFalse(outcome.timedOut());
             assertFalse(outcome.allCompleted());
             assertEquals(List.of(first, second), outcome.jobs().stream().map(JobView::id).toList());
-            assertEquals(List.of(Duration.ofMillis(100), Duration.ofMillis(150), Duration.ofMillis(225)),
-                    fixture.pause.pauses, "pauses start at 100 ms and grow by half");
+            assertEquals(List.of(Duration.ofMillis(50), Duration.ofMillis(50), Duration.ofMillis(50)),
+                    fixture.pause.pauses, "50 ms pauses for the first half second");
         }
     }
 
@@ -56,6 +56,9 @@ class WaitingTest {
                     "waited " + waited);
             assertEquals(Duration.ofSeconds(1), fixture.pause.pauses.get(fixture.pause.pauses.size() - 1),
                     "the pause stops growing at one second");
+            assertEquals(List.of(50L, 50L, 50L, 50L, 50L, 50L, 50L, 50L, 50L, 50L, 75L, 112L, 168L),
+                    fixture.pause.pauses.subList(0, 13).stream().map(Duration::toMillis).toList(),
+                    "after half a second of 50 ms pauses they grow by half");
         }
     }
 
