@@ -19,6 +19,7 @@ import dev.nvidb.node.NodeShell;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.NodeStore;
 import dev.nvidb.testing.FakeClock;
+import dev.nvidb.testing.HomeSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,7 +28,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,7 +61,7 @@ class AgentHeadStartTest {
             nodes.recordFailure("d", "no route to host", clock.instant().minus(Duration.ofHours(1)),
                     failures -> Duration.ofMinutes(5));
         }
-        Map<Path, byte[]> before = files();
+        HomeSnapshot before = HomeSnapshot.of(home, null);   // the database by its bytes
 
         try (AgentHeadStart early = AgentHeadStart.begin(file, config("a", "b", "c", "d"), this::directory, "here",
                 clock).orElseThrow()) {
@@ -70,9 +70,8 @@ class AgentHeadStartTest {
                     + " ignored b nor c, which backs off");
             assertEquals(file.toAbsolutePath(), early.database());
         }
-        Map<Path, byte[]> after = files();
-        assertEquals(before.keySet(), after.keySet(), "no file created beside the database (-wal, -shm)");
-        before.forEach((path, bytes) -> assertTrue(Arrays.equals(bytes, after.get(path)), path + " unchanged"));
+        assertEquals("", before.differences(HomeSnapshot.of(home, null)),
+                "nothing changed, no file created beside the database (-wal, -shm)");
     }
 
     @Test
@@ -151,16 +150,6 @@ class AgentHeadStartTest {
             Thread.sleep(10);
         }
         assertEquals(total, starts.values().stream().mapToInt(Integer::intValue).sum(), "agents started: " + starts);
-    }
-
-    private Map<Path, byte[]> files() throws Exception {
-        Map<Path, byte[]> files = new java.util.TreeMap<>();
-        try (Stream<Path> all = Files.walk(home)) {
-            for (Path path : all.filter(Files::isRegularFile).toList()) {
-                files.put(path, Files.readAllBytes(path));
-            }
-        }
-        return files;
     }
 
     /** A node whose agents start (and are counted) but never answer. */
