@@ -23,7 +23,8 @@ public final class Main {
         }
         if (java.util.Arrays.asList(args).contains("--json")) {
             // JSON output is certain: let Jackson warm up while the command reads its state.
-            Thread prepare = new Thread(dev.nvidb.output.Json::prepare, "json-prepare");
+            boolean waits = HeadStart.waits(args) || java.util.Arrays.asList(args).contains("--wait");
+            Thread prepare = new Thread(() -> dev.nvidb.output.Json.prepare(waits), "json-prepare");
             prepare.setDaemon(true);
             prepare.start();
         }

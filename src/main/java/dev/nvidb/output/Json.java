@@ -91,13 +91,19 @@ public final class Json {
      * Builds the writer and the serializers of the common documents ahead of time, meant for
      * a background thread at start-up: on a cold JVM that is tens of milliseconds which then
      * overlap with opening the database and reading it.
+     *
+     * <p>{@code waitReport}: the report of a wait too (built while the jobs run: its first write on a
+     * cold JVM took 80 ms at the end of {@code submit --wait}). Only what the command may print:
+     * on two cores this thread competes with the command's own.
      */
-    public static void prepare() {
+    public static void prepare(boolean waitReport) {
         try {
             MAPPER.writerFor(JsonJobs.Many.class);
             MAPPER.writerFor(JsonJobs.One.class);
             MAPPER.writerFor(JsonQueue.Status.class);
-            MAPPER.writerFor(JsonCommands.Waited.class);
+            if (waitReport) {
+                MAPPER.writerFor(JsonCommands.Waited.class);
+            }
             MAPPER.writeValueAsString(new JsonError(SCHEMA_VERSION, false, new JsonError.Detail("t", "m", null)));
         } catch (JsonProcessingException | RuntimeException e) {
             // Only an optimisation: the real write reports any problem.
