@@ -171,6 +171,15 @@ class BadInputIT {
                         "clean logs --db-path \"$NVIDB_HOME/queue.db\" --yes", 2, "which nvidb clean never deletes"));
     }
 
+    /** Waits (up to 15 s) until no local agent runs: one that has ended can change nothing more. */
+    private static void awaitNoLocalAgent() throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (new ProcessBuilder("pgrep", "-f", "_nvidb_agent").start().waitFor() == 0) {
+            assertTrue(System.nanoTime() < deadline, "a local agent still runs 15 s after its command ended");
+            Thread.sleep(50);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("table")
     void isOneClearLineAndChangesNothing(Row row) throws Exception {
@@ -181,7 +190,7 @@ class BadInputIT {
 
         Ran ran = sh(home, row.locale(), row.stdin(), row.command());
         if (row.command().contains("--wait")) {
-            Thread.sleep(1500);   // an agent begun ahead would write after its client exited
+            awaitNoLocalAgent();   // one begun ahead could still write after its client exited
         }
 
         assertEquals(row.exitCode(), ran.code(), row + ": " + ran.stderr());
