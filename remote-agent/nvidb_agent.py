@@ -1730,6 +1730,33 @@ def each(request, name, handle):
     return results
 
 
+# The longest one "await_exit" request may hold its agent, and how often it looks.
+AWAIT_EXIT_LIMIT_MS = 10000
+AWAIT_EXIT_STEP_S = 0.005
+
+
+def await_exit(entry):
+    """Answers {"await_exit": {"dirs": [...], "ms": N}}: waits until one of the attempt
+    directories has its exit status (or is gone), looking every 5 ms for at most N ms (10 s at
+    most), and names those that have. Nothing else is done or changed: a client waiting for
+    its jobs learns that one ended at once instead of at its next tick, then ticks."""
+    reply = {"schema_version": SCHEMA_VERSION, "error": None, "exited": []}
+    dirs, limit = entry.get("dirs"), entry.get("ms")
+    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs) \
+            or not isinstance(limit, int) or isinstance(limit, bool):
+        reply["error"] = "bad request: 'await_exit' needs 'dirs' (a list of paths) and 'ms' (an integer)"
+        return reply
+    paths = [(d, node_path(d)) for d in dirs]
+    deadline = time.monotonic() + max(0, min(limit, AWAIT_EXIT_LIMIT_MS)) / 1000.0
+    while True:
+        reply["exited"] = [d for d, path in paths
+                           if os.path.exists(os.path.join(path, "exit")) or not os.path.isdir(path)]
+        left = deadline - time.monotonic()
+        if reply["exited"] or left <= 0:
+            return reply
+        time.sleep(min(AWAIT_EXIT_STEP_S, left))
+
+
 def empty_reply():
     return {"schema_version": SCHEMA_VERSION, "source": "none", "error": None, "node": None,
             "driver_version": None, "nvml_version": None, "cuda_version": None, "gpus": [],
@@ -1749,8 +1776,11 @@ class Agent(object):
 
     def reply(self, request):
         """Kills, then launches, then the snapshot, then the job queries (which so see
-        this request's launches and kills), then the log reads."""
+        this request's launches and kills), then the log reads. An "await_exit" request is
+        answered alone (see await_exit)."""
         self.children = [child for child in self.children if child.poll() is None]
+        if isinstance(request.get("await_exit"), dict):
+            return await_exit(request["await_exit"])
         slurm = request.get("slurm")
         if isinstance(slurm, dict) and isinstance(slurm.get("partition"), str):
             return self.slurm_reply(request, slurm)

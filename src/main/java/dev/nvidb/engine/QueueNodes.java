@@ -33,6 +33,7 @@ public final class QueueNodes {
     private final Supplier<NodeDirectory> directory;
     private List<Node> nodes;
     private volatile ResidentAgents residents;
+    private volatile boolean owned;
 
     public QueueNodes(NvidbConfig config, Supplier<NodeDirectory> directory, String defaultLocalName) {
         QueueConfig queue = config.queue();
@@ -65,7 +66,23 @@ public final class QueueNodes {
      * to one exec per request. The caller owns {@code residents} and closes it.
      */
     public void keepAgents(ResidentAgents residents) {
+        keepAgents(residents, false);
+    }
+
+    /**
+     * As {@link #keepAgents(ResidentAgents)}; {@code owned} when only the calling command's own
+     * thread asks these agents between its ticks (a waiting command's, not a daemon's, whose
+     * agents also serve the commands handed to it), so it may hold one with a request that
+     * blocks ({@link QueueEngine#awaitExit}).
+     */
+    public void keepAgents(ResidentAgents residents, boolean owned) {
         this.residents = residents;
+        this.owned = residents != null && owned;
+    }
+
+    /** The kept agents when they are the calling command's own (see {@link #keepAgents(ResidentAgents, boolean)}), else null. */
+    ResidentAgents ownedAgents() {
+        return owned ? residents : null;
     }
 
     /** Whether ticks ask resident agents (a daemon's, a ticker's, a waiting command's). */

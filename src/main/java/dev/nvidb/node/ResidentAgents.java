@@ -158,6 +158,11 @@ public final class ResidentAgents implements AutoCloseable {
         resident.close();
     }
 
+    /** Whether {@code node} has a resident agent now, or one starting (an ask then reuses it rather than starting one). */
+    public boolean keeps(String node) {
+        return !closed && (residents.containsKey(node) || starting.containsKey(node));
+    }
+
     /** How many nodes have a resident agent now (for tests and status). */
     public int running() {
         return residents.size();

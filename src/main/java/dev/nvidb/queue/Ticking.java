@@ -58,12 +58,23 @@ public final class Ticking {
         }
         ResidentAgents residents = fits.map(AgentHeadStart::residents)
                 .orElseGet(() -> new ResidentAgents(engine.settings().agent()));
-        engine.nodes().keepAgents(residents);
+        engine.nodes().keepAgents(residents, true);
         engine.warmAgents();
         return () -> {
             engine.nodes().keepAgents(null);
             residents.close();
         };
+    }
+
+    /**
+     * Waits at most {@code longest} for one of the attempt directories {@code dirsByNode} to get
+     * its exit status, watched by the agent this command keeps on their node (see
+     * {@link QueueEngine#awaitExit}): those that have, as soon as one has; empty, without having
+     * waited, when this command keeps no agents of its own there.
+     */
+    public java.util.Optional<java.util.List<String>> awaitExit(java.util.Map<String, java.util.List<String>> dirsByNode,
+                                                                Duration longest) {
+        return engine.awaitExit(dirsByNode, longest);
     }
 
     /** A pass now (never two at once: if another client is ticking, its result is awaited). */

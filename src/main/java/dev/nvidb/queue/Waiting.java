@@ -1,11 +1,17 @@
 package dev.nvidb.queue;
 
+import dev.nvidb.model.Assignment;
 import dev.nvidb.model.JobState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -57,7 +63,8 @@ public final class Waiting {
     /**
      * Blocks until every job in {@code ids} has ended, or {@code timeout} (null: no limit) has
      * passed. Between checks it pauses (50 ms for half a second, then growing by half up to 1 s) and, when
-     * {@code tick}, brings the queue up to date if due. {@code progress} gets the jobs as first
+     * {@code tick}, brings the queue up to date if due; a pause spent watching a running job's
+     * directory on its node ends when the job does, and the tick then runs at once. {@code progress} gets the jobs as first
      * read and after every check.
      */
     public Outcome await(List<Long> ids, Duration timeout, boolean tick, Consumer<List<JobView>> progress) {
@@ -67,22 +74,52 @@ public final class Waiting {
         progress.accept(jobs);
         Duration wait = POLL;
         Duration paused = Duration.ZERO;
+        Set<String> reported = new HashSet<>();
         while (!allEnded(jobs)) {
             if (deadline != null && clock.instant().isAfter(deadline)) {
                 return new Outcome(jobs, true);
             }
-            pause.pause(wait);
+            boolean ended = tick ? watch(jobs, wait, reported) : pauseFor(wait);
             paused = paused.plus(wait);
             if (paused.compareTo(BRISK) >= 0) {
                 wait = min(POLL_MAX, wait.plus(wait.dividedBy(2)));
             }
             if (tick) {
-                ticking.ifOlderThan(freshness(Duration.between(started, clock.instant())));
+                ticking.ifOlderThan(ended ? Duration.ZERO : freshness(Duration.between(started, clock.instant())));
             }
             jobs = views(ids);
             progress.accept(jobs);
         }
         return new Outcome(jobs, false);
+    }
+
+    /**
+     * Waits {@code wait}, on the agent this command keeps on a running job's node where it can
+     * ({@link Ticking#awaitExit}): true as soon as one of those jobs ended there, so the tick that
+     * records it runs at once instead of at the next poll. Elsewhere a plain pause (false). A
+     * directory reported ended once is not watched again: should its job still run here after
+     * that (a tick that failed), the ticks see to it, and the loop never spins on it.
+     */
+    private boolean watch(List<JobView> jobs, Duration wait, Set<String> reported) {
+        Map<String, List<String>> dirs = new LinkedHashMap<>();
+        for (JobView job : jobs) {
+            Assignment at = job.job().assignment();
+            if (job.job().state() == JobState.RUNNING && at != null && job.jobDir() != null
+                    && !reported.contains(job.jobDir())) {
+                dirs.computeIfAbsent(at.node(), node -> new ArrayList<>()).add(job.jobDir());
+            }
+        }
+        Optional<List<String>> ended = dirs.isEmpty() ? Optional.empty() : ticking.awaitExit(dirs, wait);
+        if (ended.isEmpty()) {
+            return pauseFor(wait);
+        }
+        reported.addAll(ended.get());
+        return !ended.get().isEmpty();
+    }
+
+    private boolean pauseFor(Duration wait) {
+        pause.pause(wait);
+        return false;
     }
 
     /**

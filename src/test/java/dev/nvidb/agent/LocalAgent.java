@@ -60,7 +60,12 @@ final class LocalAgent {
 
     /** Sends one request; the reply line as the agent wrote it. */
     String sendRaw(AgentRequest request) {
-        return new String(exchange(request.toJson())[0], StandardCharsets.UTF_8);
+        return sendRaw(request.toJson());
+    }
+
+    /** Sends one request line as given; the reply line as the agent wrote it. */
+    String sendRaw(String requestJson) {
+        return new String(exchange(requestJson)[0], StandardCharsets.UTF_8);
     }
 
     /** Stdout and stderr of the agent for one request line. */

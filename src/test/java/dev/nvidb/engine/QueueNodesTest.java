@@ -1,6 +1,8 @@
 package dev.nvidb.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +11,7 @@ import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
+import dev.nvidb.node.ResidentAgents;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,23 @@ class QueueNodesTest {
         return new QueueNodes(config, () -> {
             throw new AssertionError("resolving names opens no shell");
         }, "fallback");
+    }
+
+    @Test
+    void onlyAgentsKeptAsTheCommandsOwnMayBeHeldByAWatch() {
+        QueueNodes nodes = nodes(false, "gpu-a");
+        try (ResidentAgents agents = new ResidentAgents(dev.nvidb.agent.AgentScript.of(new byte[0]))) {
+            nodes.keepAgents(agents);
+            assertTrue(nodes.keepsAgents());
+            assertNull(nodes.ownedAgents(), "a daemon's or a ticker's agents also serve others");
+            nodes.keepAgents(agents, true);
+            assertSame(agents, nodes.ownedAgents(), "a waiting command's own");
+            nodes.keepAgents(null);
+            assertNull(nodes.ownedAgents());
+            nodes.keepAgents(agents, true);
+            nodes.keepAgents(null, true);
+            assertNull(nodes.ownedAgents(), "none kept: none owned");
+        }
     }
 
     @Test

@@ -69,7 +69,12 @@ final class QueueFixture implements AutoCloseable {
 
     /** Submits a CPU-only job running {@code true}; returns its id. */
     long submit(String name) {
-        return queue.submitting().submit(new SubmitRequest(name, "true", 0, 0, null, null, Map.of(), 0, List.of(),
+        return submit(name, "true");
+    }
+
+    /** Submits a CPU-only job running {@code command}; returns its id. */
+    long submit(String name, String command) {
+        return queue.submitting().submit(new SubmitRequest(name, command, 0, 0, null, null, Map.of(), 0, List.of(),
                 List.of(), null, 0, List.of(), null, "tester@here"));
     }
 

@@ -3,6 +3,7 @@ package dev.nvidb.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.error.InterruptedByUser;
@@ -73,6 +74,45 @@ class WaitingTest {
             assertFalse(outcome.timedOut());
             assertEquals(List.of(1), calls);
             assertEquals(List.of(), fixture.pause.pauses);
+        }
+    }
+
+    @Test
+    void aRunningJobIsWaitedForOnItsNodesAgentAndTheWaitEndsWithItsEnd() throws Exception {
+        try (QueueFixture fixture = new QueueFixture(home);
+             Ticking.AgentScope agents = fixture.queue.ticking().keepAgents()) {
+            long job = fixture.submit("a", "sleep 0.4");
+            fixture.queue.ticking().now();   // launches it on the local node
+            assertEquals("running", fixture.queue.reading().getJob(job).job().state().key());
+
+            // The fixture's clock stands still: only the node's agent can tell this wait that the job ended.
+            // (Were the end never seen, this wait would go on for ever: bounded here.)
+            Waiting.Outcome outcome = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                    () -> fixture.queue.waiting().await(List.of(job), null, true, jobs -> { }));
+
+            assertTrue(outcome.allCompleted(), outcome.jobs().get(0).job().state().key());
+            assertEquals(List.of(), fixture.pause.pauses, "the wait was spent on the node's agent, never in a pause");
+        }
+    }
+
+    @Test
+    void withoutAgentsOfItsOwnAWaitPausesAsBefore() throws Exception {
+        try (QueueFixture fixture = new QueueFixture(home)) {
+            long job = fixture.submit("a", "sleep 0.4");
+            fixture.queue.ticking().now();
+            assertEquals("running", fixture.queue.reading().getJob(job).job().state().key());
+            fixture.pause.during(() -> {
+                try {
+                    Thread.sleep(50);   // the job runs in real time; the ticks see its end after some pauses
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+
+            Waiting.Outcome outcome = fixture.queue.waiting().await(List.of(job), null, true, jobs -> { });
+
+            assertTrue(outcome.allCompleted(), outcome.jobs().get(0).job().state().key());
+            assertFalse(fixture.pause.pauses.isEmpty(), "no agents of its own to watch with: it paused between ticks");
         }
     }
 
