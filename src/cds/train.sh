@@ -42,7 +42,7 @@ fi
   >"$work/javac.log" 2>&1 || fail "training did not compile" "$work/javac.log"
 # The flags bin/nvidb runs with, so the same classes load.
 "$java_home/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xss1m -Xshare:off \
-  -XX:DumpLoadedClassList="$work/classes.lst" -cp "$jar:$sshd_core:$work/classes" dev.nvidb.cds.CdsTraining \
+  -XX:DumpLoadedClassList="$work/classes.lst" -cp "$jar:$sshd_core:$work/classes" dev.nvidb.cds.CdsTraining "$work/keys" \
   >"$work/training.log" 2>&1 || fail "the training run failed" "$work/training.log"
 grep -q '^dev/nvidb/ssh/Rehearsal' "$work/classes.lst" && grep -q '^org/apache/sshd/client/channel/ChannelExec' "$work/classes.lst" ||
   fail "the training run did not reach the SSH probe" "$work/training.log"

@@ -30,7 +30,10 @@ public final class CdsTraining {
     }
 
     public static void main(String[] args) throws IOException, GeneralSecurityException {
-        Path dir = Files.createTempDirectory("nvidb-cds-training");
+        // train.sh names a folder of its work directory, which it removes: the JVM ends by halt
+        // (a submit's exit hook), so files marked deleteOnExit would stay behind in /tmp.
+        Path dir = args.length > 0 ? Files.createDirectories(Path.of(args[0]))
+                : Files.createTempDirectory("nvidb-cds-training");
         KeyPair hostKey = KeyUtils.generateKeyPair(KeyPairProvider.SSH_ED25519, 256);
         KeyPair clientKey = KeyUtils.generateKeyPair(KeyPairProvider.SSH_ED25519, 256);
         Path identity = dir.resolve("id_ed25519");
