@@ -1730,6 +1730,17 @@ def each(request, name, handle):
     return results
 
 
+def keep_code():
+    """Answers "keep_code": true. An agent started without keeping its compiled code (the
+    bootstrap's "read" word: its command line was not yet known to be valid) that had to
+    compile the script writes that code into the node's cache now, as a keeping start does; one
+    that ran kept code, or was started some other way, has nothing to write."""
+    later, keep = globals().get("_nvidb_later"), globals().get("_nvidb_keep")
+    if later is not None and keep is not None:
+        globals()["_nvidb_later"] = None
+        keep(*later)
+
+
 # The longest one "await_exit" request may hold its agent, and how often it looks.
 AWAIT_EXIT_LIMIT_MS = 10000
 AWAIT_EXIT_STEP_S = 0.005
@@ -1779,6 +1790,8 @@ class Agent(object):
         this request's launches and kills), then the log reads. An "await_exit" request is
         answered alone (see await_exit)."""
         self.children = [child for child in self.children if child.poll() is None]
+        if request.get("keep_code") is True:
+            keep_code()
         if isinstance(request.get("await_exit"), dict):
             return await_exit(request["await_exit"])
         slurm = request.get("slurm")

@@ -29,11 +29,25 @@ public final class AgentScript {
      * the interpreter's version, so later starts skip compiling 80 kB of Python (30 ms of every
      * agent's start). Only a file of the node's user that no one else may write is used; any
      * trouble reading or writing it means compiling, as without it. A third word on the count's
-     * line ({@link #withoutKeeping}) uses kept code but writes none.
+     * line ({@link #withoutKeeping}) uses kept code but writes none until a request asks it to
+     * ({@code "keep_code": true}, see docs/agent-protocol.md).
      */
     private static final String BOOTSTRAP = """
             import sys,os,marshal
+            def _nvidb_keep(c,d,p,v):
+             try:
+              os.makedirs(d,0o700,exist_ok=True)
+              for n in os.listdir(d):
+               if n.endswith(v):
+                os.unlink(d+"/"+n)
+              t="%s.%d"%(p,os.getpid())
+              with open(os.open(t,os.O_WRONLY|os.O_CREAT|os.O_EXCL,0o600),"wb") as f:
+               marshal.dump(c,f)
+              os.rename(t,p)
+             except Exception:
+              pass
             def _nvidb_agent():
+             global _nvidb_later
              b=sys.stdin.buffer
              h=b.readline().split()
              s=b.read(int(h[0]))
@@ -51,19 +65,11 @@ public final class AgentScript {
               pass
              c=compile(s,"nvidb_agent.py","exec")
              if len(h)>2:
-              return c
-             try:
-              os.makedirs(d,0o700,exist_ok=True)
-              for n in os.listdir(d):
-               if n.endswith(v):
-                os.unlink(d+"/"+n)
-              t="%s.%d"%(p,os.getpid())
-              with open(os.open(t,os.O_WRONLY|os.O_CREAT|os.O_EXCL,0o600),"wb") as f:
-               marshal.dump(c,f)
-              os.rename(t,p)
-             except Exception:
-              pass
+              _nvidb_later=(c,d,p,v)
+             else:
+              _nvidb_keep(c,d,p,v)
              return c
+            _nvidb_later=None
             exec(_nvidb_agent())""";
 
     private final byte[] script;
@@ -98,6 +104,11 @@ public final class AgentScript {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
+    }
+
+    /** Whether agents started with this script keep their compiled code on the node (see {@link #withoutKeeping}). */
+    public boolean keeping() {
+        return keeping;
     }
 
     /** The {@code -c} program python3 runs (see {@code docs/agent-protocol.md}). */

@@ -40,6 +40,8 @@ public final class ResidentAgents implements AutoCloseable {
     private final Map<String, Long> oneShotUntil = new ConcurrentHashMap<>();
     /** Starts {@link #warm} began that no ask has waited for yet. */
     private final Map<String, CompletableFuture<Void>> starting = new ConcurrentHashMap<>();
+    /** Whether the next request of each agent asks it to keep its compiled code ({@link #allowKeeping}). */
+    private volatile boolean keepCode;
     private volatile boolean closed;
 
     public ResidentAgents(AgentScript script) {
@@ -66,8 +68,14 @@ public final class ResidentAgents implements AutoCloseable {
         }
         // One that never answered and ends now most likely cannot run here (no python3): one-shot execs then.
         boolean fresh = !resident.answered;
+        String request = requestJson;
+        if (keepCode && !resident.toldToKeep && request.startsWith("{")) {
+            // A JSON object: the agent's first request from now on also asks it to keep its compiled code.
+            request = "{\"keep_code\":true" + (request.strip().equals("{}") ? "}" : "," + request.substring(1));
+            resident.toldToKeep = true;
+        }
         try {
-            byte[] line = resident.ask(requestJson, timeout);
+            byte[] line = resident.ask(request, timeout);
             resident.answered = true;
             return Optional.of(line);
         } catch (Ended e) {
@@ -158,6 +166,16 @@ public final class ResidentAgents implements AutoCloseable {
         resident.close();
     }
 
+    /**
+     * From now on each agent's next request also asks it to keep its compiled code on its node
+     * ({@code "keep_code"}, see docs/agent-protocol.md): for agents started with a script
+     * {@linkplain AgentScript#withoutKeeping without keeping} before their command's line was
+     * known to be valid, once it is. An agent that ran kept code has nothing to write.
+     */
+    public void allowKeeping() {
+        keepCode = !script.keeping();
+    }
+
     /** Whether {@code node} has a resident agent now, or one starting (an ask then reuses it rather than starting one). */
     public boolean keeps(String node) {
         return !closed && (residents.containsKey(node) || starting.containsKey(node));
@@ -193,6 +211,8 @@ public final class ResidentAgents implements AutoCloseable {
         private final BlockingQueue<Object> lines = new LinkedBlockingQueue<>();
         /** Whether it answered a request yet. */
         volatile boolean answered;
+        /** Whether a request asked it to keep its compiled code ({@link #allowKeeping}). */
+        volatile boolean toldToKeep;
 
         Resident(String node, AgentPipe pipe, byte[] preamble) {
             this.node = node;

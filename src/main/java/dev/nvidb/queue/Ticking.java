@@ -58,6 +58,9 @@ public final class Ticking {
         }
         ResidentAgents residents = fits.map(AgentHeadStart::residents)
                 .orElseGet(() -> new ResidentAgents(engine.settings().agent()));
+        // Begun ahead, they keep nothing on a node; their command's line is valid now, so the
+        // first tick's requests may ask them to keep their compiled code (nodes that had none).
+        residents.allowKeeping();
         engine.nodes().keepAgents(residents, true);
         engine.warmAgents();
         return () -> {

@@ -70,18 +70,45 @@ class AgentCodeCacheTest {
         assertTrue(probe(script.withoutKeeping()).path("kept").asBoolean(), "kept code is still used");
     }
 
+    @Test
+    void anAgentStartedWithoutKeepingKeepsItsCompiledCodeWhenARequestAsks() throws Exception {
+        assertTrue(probe(script.withoutKeeping(), "{\"keep_code\": true, \"snapshot\": false}")
+                .at("/node/hostname").isTextual(), "asked to keep, it still answers the request");
+        Path kept = onlyCodeFile();
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)));
+        replaceWithCodePrinting(kept, "{\"kept\": true}");
+        assertTrue(probe().path("kept").asBoolean(), "the next start runs what it kept");
+
+        // One that ran kept code has nothing to write: what is kept stays as it is.
+        assertTrue(probe(script.withoutKeeping(), "{\"keep_code\": true}").path("kept").asBoolean());
+        assertTrue(probe().path("kept").asBoolean());
+    }
+
+    @Test
+    void aKeepingStartIgnoresTheRequestAndAnUnaskedReadOnlyStartWritesNothing() throws Exception {
+        assertTrue(probe(script.withoutKeeping(), "{\"keep_code\": false, \"snapshot\": false}")
+                .at("/node/hostname").isTextual());
+        assertTrue(Files.notExists(home.resolve(".nvidb")), "only true asks");
+        assertTrue(probe(script, "{\"keep_code\": true, \"snapshot\": false}").at("/node/hostname").isTextual());
+        onlyCodeFile();
+    }
+
     private JsonNode probe() throws Exception {
         return probe(script);
     }
 
-    /** One {@code --once} probe through the bootstrap, with this test's HOME; its reply. */
     private JsonNode probe(AgentScript script) throws Exception {
+        return probe(script, "{\"snapshot\": false}");
+    }
+
+    /** One {@code --once} probe through the bootstrap, with this test's HOME; its reply. */
+    private JsonNode probe(AgentScript script, String request) throws Exception {
         ProcessBuilder builder = new ProcessBuilder(python(), "-S", "-c", AgentScript.bootstrap(), "--once");
         builder.environment().putAll(FakeGpuState.environment(home.resolve("gpus.state")));
         builder.environment().put("HOME", home.toString());
         builder.redirectError(ProcessBuilder.Redirect.DISCARD);
         Process agent = builder.start();
-        agent.getOutputStream().write(script.onceInput("{\"snapshot\": false}"));
+        agent.getOutputStream().write(script.onceInput(request));
         agent.getOutputStream().close();
         String out = new String(agent.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(agent.waitFor(30, TimeUnit.SECONDS));

@@ -57,6 +57,26 @@ class ResidentAgentsTest {
     }
 
     @Test
+    void agentsBegunWithoutKeepingKeepTheirCompiledCodeOnlyOnceAllowed() throws Exception {
+        Path nodeHome = java.nio.file.Files.createDirectories(dir.resolve("node-home"));
+        Node node = new Node("here", true, new LocalShell("here", Map.of("HOME", nodeHome.toString())));
+        String request = AgentRequest.probe("~/jobs").withoutSnapshot().toJson();
+        try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled().withoutKeeping())) {
+            assertTrue(residents.ask(node, request, TIMEOUT).isPresent());
+            assertTrue(residents.ask(node, request, TIMEOUT).isPresent());
+            assertTrue(java.nio.file.Files.notExists(nodeHome.resolve(".nvidb/agent")), "nothing kept yet");
+
+            residents.allowKeeping();
+            assertTrue(residents.ask(node, request, TIMEOUT).isPresent(), "the request is answered as ever");
+            try (java.util.stream.Stream<Path> kept = java.nio.file.Files.list(nodeHome.resolve(".nvidb/agent"))) {
+                assertEquals(1, kept.filter(file -> file.toString().endsWith(".code")).count(),
+                        "the compiled code is kept once allowed");
+            }
+        }
+        awaitNoAgents();
+    }
+
+    @Test
     void aNodeWhereNoAgentStartsIsAskedOneShot() {
         Node node = new Node("bare", true, new LocalShell("bare", Map.of("PATH", dir.toString())));
         try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled())) {
