@@ -693,7 +693,9 @@ WRAPPER_MARK = "nvidb-wrapper"
 # the wrapper's group, which a kill that finds no job group never signals. A "cancel" file
 # written before the job started stops it from starting: the kill writes "cancel" then
 # reads "jobpgid", the job writes "jobpgid" then reads "cancel", so one of them always
-# sees the other. The exit status is written into
+# sees the other. "jobpgid" is written in place (one write of a few bytes: a reader finds it
+# absent, empty or whole, and without a whole number falls back to the session's groups), which
+# spares an mv(1) process before every job starts. The exit status is written into
 # "exit.slot", which the agent filled before the start, so recording it needs no free disk
 # space (a job that fills the disk still gets its exit code), then renamed to "exit". The
 # time is bash's own clock ($EPOCHREALTIME, bash 5; its radix may be a comma) where it has
@@ -701,7 +703,7 @@ WRAPPER_MARK = "nvidb-wrapper"
 WRAPPER = r"""trap ':' TERM
 : >armed
 set -m
-( echo "$BASHPID" >jobpgid.tmp && mv -f jobpgid.tmp jobpgid
+( echo "$BASHPID" >jobpgid
   [ -e cancel ] && exit 143
   umask "$1"; exec bash run.sh ) >stdout.log 2>stderr.log </dev/null
 code=$?

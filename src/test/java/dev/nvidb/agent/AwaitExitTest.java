@@ -54,6 +54,9 @@ class AwaitExitTest extends LocalJobs {
     void aDirectoryThatIsGoneIsReportedAtOnceAndNothingOnTheNodeChanges() throws Exception {
         LaunchRequest launch = launch(1, "while [ ! -e gate ]; do sleep 0.02; done");
         launchAll(launch);
+        // The job's own start writes jobpgid just after the launch answers: wait for it, so the
+        // snapshot compares only what the watch could have done.
+        Polling.until(TIMEOUT, () -> read(jobDir(1).resolve("jobpgid")).strip(), text -> !text.isEmpty(), "jobpgid");
         HomeSnapshot before = HomeSnapshot.of(home, null);
         String gone = JobQuery.directory(ROOT, 7, 1);
 

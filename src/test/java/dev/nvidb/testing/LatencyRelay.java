@@ -254,11 +254,13 @@ public final class LatencyRelay implements AutoCloseable {
                     if (ended) {
                         return;
                     }
-                    out.write(chunk.bytes());
-                    out.flush();
                     if (!up) {
+                        // Noted before the bytes leave: a client that answers at once is read on
+                        // another thread, which could otherwise count its send before this answer.
                         spoke(false);
                     }
+                    out.write(chunk.bytes());
+                    out.flush();
                 }
             } catch (IOException e) {
                 close();
