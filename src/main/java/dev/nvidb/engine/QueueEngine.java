@@ -1,5 +1,9 @@
 package dev.nvidb.engine;
 
+import dev.nvidb.agent.ExitWatch;
+import dev.nvidb.error.NvidbException;
+import dev.nvidb.node.Node;
+import dev.nvidb.node.ResidentAgents;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.JobStore;
 import dev.nvidb.store.MetaStore;
@@ -135,7 +139,7 @@ public final class QueueEngine implements AutoCloseable {
      * daemon ticks for this database.
      */
     public void warmAgents() {
-        dev.nvidb.node.ResidentAgents residents = nodes.residents();
+        ResidentAgents residents = nodes.residents();
         if (residents == null || askDaemon()) {
             return;
         }
@@ -146,29 +150,29 @@ public final class QueueEngine implements AutoCloseable {
     /**
      * Waits at most {@code longest} for one of the attempt directories {@code dirsByNode} (as
      * stored: {@code ~} is the node's home) to get its exit status, by asking the agent this
-     * command keeps on their node to watch them ({@link dev.nvidb.agent.ExitWatch}): those that
+     * command keeps on their node to watch them ({@link ExitWatch}): those that
      * have as soon as one has, none once {@code longest} passed. Empty when it cannot watch, and
      * then it has not waited: no agents of this command's own ({@link QueueNodes#keepAgents(
-     * dev.nvidb.node.ResidentAgents, boolean)}), a daemon ticks for this database, a Slurm node,
+     * ResidentAgents, boolean)}), a daemon ticks for this database, a Slurm node,
      * a node without a kept agent, or trouble asking (the next tick meets and reports that).
      * Only the first node with a kept agent is watched; jobs elsewhere are seen by the ticks.
      */
     public Optional<List<String>> awaitExit(Map<String, List<String>> dirsByNode, Duration longest) {
-        dev.nvidb.node.ResidentAgents own = nodes.ownedAgents();
+        ResidentAgents own = nodes.ownedAgents();
         if (own == null || askDaemon()) {
             return Optional.empty();
         }
         for (Map.Entry<String, List<String>> entry : dirsByNode.entrySet()) {
-            Optional<dev.nvidb.node.Node> node = nodes.findNode(entry.getKey());
+            Optional<Node> node = nodes.findNode(entry.getKey());
             if (entry.getValue().isEmpty() || nodes.slurm(entry.getKey()) != null || node.isEmpty()
                     || !own.keeps(entry.getKey())) {
                 continue;
             }
             try {
-                return own.ask(node.get(), dev.nvidb.agent.ExitWatch.request(entry.getValue(), longest),
+                return own.ask(node.get(), ExitWatch.request(entry.getValue(), longest),
                                 longest.plus(settings.nodeTimeout()))
-                        .flatMap(dev.nvidb.agent.ExitWatch::exited);
-            } catch (dev.nvidb.error.NvidbException e) {
+                        .flatMap(ExitWatch::exited);
+            } catch (NvidbException e) {
                 return Optional.empty();
             }
         }

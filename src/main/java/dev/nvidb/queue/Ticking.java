@@ -6,6 +6,8 @@ import dev.nvidb.engine.TickMode;
 import dev.nvidb.engine.TickReport;
 import dev.nvidb.node.ResidentAgents;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -75,8 +77,7 @@ public final class Ticking {
      * {@link QueueEngine#awaitExit}): those that have, as soon as one has; empty, without having
      * waited, when this command keeps no agents of its own there.
      */
-    public java.util.Optional<java.util.List<String>> awaitExit(java.util.Map<String, java.util.List<String>> dirsByNode,
-                                                                Duration longest) {
+    public Optional<List<String>> awaitExit(Map<String, List<String>> dirsByNode, Duration longest) {
         return engine.awaitExit(dirsByNode, longest);
     }
 
