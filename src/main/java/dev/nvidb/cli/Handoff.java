@@ -20,7 +20,10 @@ import java.util.Map;
  * {@code job ls}, …) is handed to it over its socket and runs in the daemon's warm JVM; this
  * process only relays the answer's bytes and exit code. A cold JVM that parses options, reads
  * YAML, opens SQLite and writes JSON spends most of half a second doing so; one that connects
- * and relays spends little more than its own start.
+ * and relays spends little more than its own start. Right after the submit that started a
+ * ticker, before the ticker serves its socket, such a line waits for it (a marker the ticker
+ * removes once it listens; see {@link #awaitStartingTicker}) rather than run a second cold JVM
+ * beside the one starting.
  *
  * <p>Only what runs exactly as it would here is handed over: no terminal (nothing to ask, no
  * colours, no size), no stdin, nothing that names a file relative to this directory
@@ -59,6 +62,13 @@ final class Handoff {
 
     /** How long the daemon has to accept the line before this process runs it itself. */
     private static final long ACCEPT_TIMEOUT_MS = 5000;
+    /**
+     * How long after a submit started the ticker a command waits for it to serve the socket: it
+     * starts in well under a second unless the machine is very busy, and a command that gives up
+     * only pays this once, then runs as it would have.
+     */
+    static final long TICKER_START_MS = 3000;
+    private static final long STARTING_POLL_MS = 10;
     /** After Ctrl-C, how long the handed command has to finish and answer before this process exits 130. */
     private static final long ANSWER_AFTER_SIGNAL_MS = 10_000;
 
@@ -89,7 +99,44 @@ final class Handoff {
             return -1;
         }
         File socket = new File(home, "queue.db.daemon");
-        return socket.exists() ? attempt(socket, request, out, err) : -1;
+        if (!socket.exists() && !awaitStartingTicker(new File(home, "queue.db.ticker-starting"), socket, TICKER_START_MS)) {
+            return -1;
+        }
+        return attempt(socket, request, out, err);
+    }
+
+    /**
+     * A submit ticker being started (its marker written within {@code windowMs}, no socket yet):
+     * waits until it serves the socket, which it says by removing the marker once it listens.
+     * True when it does; false when there is no such ticker, it ended or could not serve, or it
+     * took longer than the window from its start (this process then runs the line itself). A
+     * marker older than the window, left by a ticker that died before serving, is removed.
+     */
+    static boolean awaitStartingTicker(File marker, File socket, long windowMs) {
+        long started = marker.lastModified();
+        if (started == 0) {
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        long deadline = Math.min(started, now) + windowMs;
+        if (now >= deadline) {
+            if (marker.lastModified() == started) {
+                marker.delete();
+            }
+            return false;
+        }
+        try {
+            while (marker.exists()) {
+                if (System.currentTimeMillis() >= deadline) {
+                    return false;
+                }
+                Thread.sleep(STARTING_POLL_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return socket.exists();
     }
 
     private static int attempt(File socket, byte[] request, PrintStream out, PrintStream err) {

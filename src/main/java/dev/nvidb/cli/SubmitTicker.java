@@ -54,10 +54,12 @@ final class SubmitTicker {
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         builder.environment().putAll(context.environment());
+        ticking.markTickerStarting();
         try {
             builder.start();
             return true;
         } catch (IOException e) {
+            ticking.tickerNotStarting();
             return false;
         }
     }

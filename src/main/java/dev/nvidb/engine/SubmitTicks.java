@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,6 +25,13 @@ import java.util.Set;
  * <p>No submit is left behind: the ticker checks for newer jobs after releasing the lock, and
  * a submitter records its job before it looks at the lock. Either the submitter saw the lock
  * held (so the ticker's check after releasing it sees the job) or it starts a ticker itself.
+ *
+ * <p>A ticker takes a few tenths of a second to start (a JVM, the configuration, the database).
+ * The submitter that starts one first writes a marker beside the database ({@link
+ * #startingFile}); the ticker removes it once it serves the daemon's socket, or finds it cannot,
+ * or ends. A command handed to the daemon ({@code cli.Handoff}) that finds the marker fresh and no
+ * socket waits for the ticker instead of paying for a cold JVM of its own beside the one
+ * starting.
  */
 public final class SubmitTicks {
 
@@ -43,6 +51,27 @@ public final class SubmitTicks {
     /** The lock file of the ticker for {@code database}. */
     public static Path lockFile(Path database) {
         return database.resolveSibling(database.getFileName() + ".ticker");
+    }
+
+    /** The marker of a ticker being started for {@code database} (see the class comment). */
+    public static Path startingFile(Path database) {
+        return database.resolveSibling(database.getFileName() + ".ticker-starting");
+    }
+
+    /** Writes the marker just before a ticker for {@code database} is started (its time is the start's). */
+    public static void markStarting(Path database) throws IOException {
+        Path marker = startingFile(database);
+        Files.deleteIfExists(marker);
+        Files.createFile(marker, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    }
+
+    /** Removes the marker: the ticker serves the socket, could not, or is gone (or never started). */
+    public static void startOver(Path database) {
+        try {
+            Files.deleteIfExists(startingFile(database));
+        } catch (IOException e) {
+            // a marker left behind is ignored once it is a few seconds old
+        }
     }
 
     /** True when no ticker holds the lock for {@code database} (so one should be started). */
@@ -72,6 +101,14 @@ public final class SubmitTicks {
      * the ticker ran is then seen by the check that follows.
      */
     public static int run(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
+        try {
+            return agentsKept(queue, linger, commands);
+        } finally {
+            startOver(queue.database().file());
+        }
+    }
+
+    private static int agentsKept(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
         if (queue.nodes().residents() != null) {
             return ticks(queue, linger, commands);
         }
@@ -104,6 +141,7 @@ public final class SubmitTicks {
                 if (server != null) {
                     server.serveCommands(commands);
                 }
+                startOver(database);   // commands waiting for this ticker go ahead: to its socket, or their own way
                 try {
                     while (true) {
                         long started = System.nanoTime();

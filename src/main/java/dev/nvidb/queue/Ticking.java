@@ -5,6 +5,7 @@ import dev.nvidb.engine.SubmitTicks;
 import dev.nvidb.engine.TickMode;
 import dev.nvidb.engine.TickReport;
 import dev.nvidb.node.ResidentAgents;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -121,6 +122,23 @@ public final class Ticking {
     /** True when no submit ticker runs for this queue's database, so a submitter should start one. */
     public boolean submitTickerIdle() {
         return SubmitTicks.idle(engine.database().file());
+    }
+
+    /**
+     * Marks a submit ticker as being started for this queue's database: commands handed to the
+     * daemon wait for it to serve the socket rather than start a cold JVM beside it. Best effort.
+     */
+    public void markTickerStarting() {
+        try {
+            SubmitTicks.markStarting(engine.database().file());
+        } catch (IOException e) {
+            // those commands then run on their own, as without the marker
+        }
+    }
+
+    /** Takes the marker back: the ticker could not be started. */
+    public void tickerNotStarting() {
+        SubmitTicks.startOver(engine.database().file());
     }
 
     /** The queue database's file, as a submit ticker started for it must be told. */

@@ -84,4 +84,46 @@ class TickerHandoffTest {
             Thread.sleep(50); // a poll with a deadline
         }
     }
+    @Test
+    void aSubmitMadeWhileTheTickerStillStartsWaitsForItAndIsHandedOver() throws Exception {
+        Map<String, String> env = new HashMap<>(CliRun.localQueue(home));
+        env.put("PATH", System.getenv("PATH"));
+        // A ticker that takes 1.5 s to start (a busy machine): the second submit comes long before it serves.
+        Path launcher = home.resolve("nvidb");
+        Files.writeString(launcher, "#!/bin/sh\ncase \"$*\" in *--background*) sleep 1.5 ;; esac\nexec '"
+                + ClientProcess.java() + "' -cp '" + System.getProperty("java.class.path") + "' dev.nvidb.cli.Main \"$@\"\n");
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+        env.put(SubmitTicker.LAUNCHER, launcher.toString());
+        Path socket = home.resolve(".nvidb/queue.db.daemon");
+        Path marker = home.resolve(".nvidb/queue.db.ticker-starting");
+
+        Client first = ClientProcess.run(home, "submit-1", env, "job", "submit", "--json", "--gpus", "0", "--", "true");
+        assertEquals(0, first.code(), first.err());
+        assertTrue(Files.exists(marker), "the submit that starts the ticker marks it starting");
+        assertFalse(Files.exists(socket), "the ticker is still starting");
+
+        Client second = ClientProcess.run(home, "submit-2", env, "job", "submit", "--json", "--gpus", "0", "--", "true");
+        assertEquals(0, second.code(), second.err());
+        assertEquals(2, JSON.readTree(second.out()).path("job").path("id").asLong(), second.out());
+        assertTrue(second.handedOver(), "the second submit waited for the starting ticker and went to it");
+        assertFalse(Files.exists(marker), "the ticker took its marker away once it served");
+
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (true) {
+            JsonNode jobs = JSON.readTree(CliRun.run(env, "job", "ls", "--json").stdout()).path("jobs");
+            long completed = 0;
+            for (JsonNode job : jobs) {
+                completed += job.path("state").asText().equals("completed") ? 1 : 0;
+            }
+            if (completed == 2) {
+                break;
+            }
+            assertTrue(System.nanoTime() < deadline, "not every job ran: " + jobs);
+            Thread.sleep(50); // a poll with a deadline
+        }
+        while (Files.exists(socket)) {
+            assertTrue(System.nanoTime() < deadline, "the ticker never went");
+            Thread.sleep(50); // a poll with a deadline
+        }
+    }
 }
