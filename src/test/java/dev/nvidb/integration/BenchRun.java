@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
 
 import static dev.nvidb.integration.BenchReport.median;
 import static dev.nvidb.integration.BenchReport.ms;
+import static dev.nvidb.integration.BenchReport.quantile;
 import static dev.nvidb.integration.BenchReport.ratio;
 import static dev.nvidb.integration.BenchReport.verdict;
 
@@ -352,8 +353,12 @@ public final class BenchRun {
         try (Daemon daemon = daemon(home)) {
             with = submitFigures(home, "b", true);
         }
-        report.row(new Row("`job submit --json -- true`", ms(without.submit), ms(with.submit), "≤ 350 ms",
+        report.row(new Row("`job submit --json -- true`, the first " + runs + " of a burst (the first starts the ticker)",
+                ms(without.submit), ms(with.submit), "≤ 350 ms",
                 verdict(without.submit <= 350) + " / " + verdict(with.submit <= 350)));
+        report.row(new Row("`job submit -- sleep 1`, each of the " + loop + " in the loop below: median / 90th percentile",
+                ms(without.loopMedian) + " / " + ms(without.loopP90), ms(with.loopMedian) + " / " + ms(with.loopP90),
+                "median ≤ 350 ms", verdict(without.loopMedian <= 350) + " / " + verdict(with.loopMedian <= 350)));
         report.row(new Row(loop + " `job submit -- sleep 1` in a loop: total", ms(without.loopTotal), ms(with.loopTotal),
                 "≤ " + (80 * loop / 200) + " s", verdict(without.loopTotal <= 400.0 * loop)
                         + " / " + verdict(with.loopTotal <= 400.0 * loop)));
@@ -371,6 +376,8 @@ public final class BenchRun {
         double submit;
         long submitRss;
         double loopTotal;
+        double loopMedian;
+        double loopP90;
         String startDelays;
         int lateStarts;
         double lone;
@@ -389,10 +396,13 @@ public final class BenchRun {
         idle(home);
 
         long start = System.nanoTime();
+        List<Double> each = new ArrayList<>();
         for (int i = 1; i <= loop; i++) {
-            checked(home.run("job", "submit", "-n", "loop-" + tag + "-" + i, "--", "sleep", "1"));
+            each.add(checked(home.run("job", "submit", "-n", "loop-" + tag + "-" + i, "--", "sleep", "1")).ms());
         }
         figures.loopTotal = (System.nanoTime() - start) / 1e6;
+        figures.loopMedian = median(each);
+        figures.loopP90 = quantile(each, 0.9);
         List<Double> delays = startDelays(home, "loop-" + tag + "-", loop);
         figures.lateStarts = (int) delays.stream().filter(d -> d > 3.0).count();
         figures.startDelays = String.format(Locale.ROOT, "%.2f s / %.2f s, %d late", median(delays),
