@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
@@ -52,7 +53,7 @@ abstract class JobChangeCommand implements Callable<Integer> {
             throw new dev.nvidb.error.UsageException("give job ids or --group, not both");
         }
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = jobs.isEmpty() ? wiring.queue(options) : wiring.existingQueue(options, () -> Missing.job(jobs.get(0)));
             jobs.forEach(queue.reading()::getJob);
             List<JobChange> changes = group != null ? applyToGroup(queue, group) : apply(queue.control(), jobs);
             boolean all = changes.stream().allMatch(JobChange::changed);

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.JobView;
@@ -53,7 +54,7 @@ final class JobLogsCommand implements Callable<Integer> {
     public Integer call() {
         long jobId = JobIds.parse(id);
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
             queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
             LogFollowing logs = queue.logs();

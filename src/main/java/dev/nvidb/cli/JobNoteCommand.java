@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
@@ -44,7 +45,7 @@ final class JobNoteCommand implements Callable<Integer> {
             throw new UsageException("give one of TEXT, --append TEXT or --clear");
         }
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
             if (text != null) {
                 queue.control().setNote(jobId, text);
             } else if (append != null) {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -47,7 +48,7 @@ final class JobPriorityCommand implements Callable<Integer> {
             throw new UsageException("give one of N, +N, -N, --up N or --down N");
         }
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
             JobView job = queue.reading().getJob(jobId);
             if (value != null) {
                 queue.control().setPriority(jobId, adjusted(job.job().priority(), value));

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -45,7 +46,7 @@ final class JobResultCommand implements Callable<Integer> {
             throw new UsageException("--set takes one JSON object, e.g. '{\"loss\": 0.12}'");
         }
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
             if (set != null) {
                 queue.control().setResult(jobId, Json.compact(set));
             } else {

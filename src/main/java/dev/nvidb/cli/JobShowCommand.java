@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JobDetailText;
 import dev.nvidb.output.Json;
@@ -47,7 +48,7 @@ final class JobShowCommand implements Callable<Integer> {
     public Integer call() {
         long jobId = JobIds.parse(id);
         try (Wiring wiring = new Wiring(context).lastUse()) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
             queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
             JobView view = queue.reading().getJob(jobId);

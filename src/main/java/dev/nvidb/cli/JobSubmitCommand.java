@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.LocalHost;
 import dev.nvidb.queue.JobView;
@@ -119,8 +120,11 @@ final class JobSubmitCommand implements Callable<Integer> {
         SubmitAnswer answer = new SubmitAnswer(context, options.json, waitForEnd);
         boolean keepAgents = waitForEnd && !options.noTick;
         try (Wiring wiring = (keepAgents ? headStart.wiring(context, options) : new Wiring(context)).lastUse()) {
-            Queue queue = wiring.queue(options);
             SubmitRequest request = request(wiring);
+            // A job that depends on others names jobs that must exist: none do without a database.
+            Long dependency = request.after().isEmpty() ? request.afterAny().isEmpty() ? null : request.afterAny().get(0)
+                    : request.after().get(0);
+            Queue queue = dependency == null ? wiring.queue(options) : wiring.existingQueue(options, () -> Missing.dependency(dependency));
             // A waiting submit ticks more than once: its agents stay up between its ticks. They
             // started before the line was parsed (HeadStart), or start now, while the job is stored.
             try (Ticking.AgentScope agents = keepAgents ? wiring.lasting(queue.ticking().keepAgents(wiring.takeAgents()))

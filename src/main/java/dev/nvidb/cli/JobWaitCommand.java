@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
 import java.util.List;
@@ -39,7 +40,7 @@ final class JobWaitCommand implements Callable<Integer> {
     public Integer call() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
         try (Wiring wiring = (options.noTick ? new Wiring(context) : headStart.wiring(context, options)).lastUse()) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobs.get(0)));
             jobs.forEach(queue.reading()::getJob);
             // A wait ticks more than once: its agents stay up between its ticks (begun before the
             // line was parsed: HeadStart).

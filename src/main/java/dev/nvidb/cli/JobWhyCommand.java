@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonWhy;
 import dev.nvidb.output.WhyText;
@@ -44,7 +45,7 @@ final class JobWhyCommand implements Callable<Integer> {
     public Integer call() {
         long jobId = JobIds.parse(id);
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
             queue.reading().getJob(jobId);
             wiring.refresh(queue, options, true);
             WhyView view = queue.explaining().why(jobId);

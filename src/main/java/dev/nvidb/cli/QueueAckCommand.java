@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
@@ -38,7 +39,7 @@ final class QueueAckCommand implements Callable<Integer> {
         }
         Long alert = id == null ? null : JobIds.parse(id);
         try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
+            Queue queue = alert == null ? wiring.queue(options) : wiring.existingQueue(options, () -> Missing.alert(alert));
             int count = queue.reading().acknowledge(alert);
             if (options.json) {
                 context.out().println(Json.write(new JsonCommands.Acknowledged(Json.SCHEMA_VERSION, true, count)));

@@ -12,6 +12,7 @@ import dev.nvidb.node.LocalHost;
 import dev.nvidb.queue.AgentHeadStart;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
@@ -25,6 +26,7 @@ import dev.nvidb.ssh.SshTarget;
 import java.io.Console;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.Map;
 
 /**
@@ -182,6 +184,19 @@ final class Wiring implements AutoCloseable {
      * the queue's nodes from queue.yml (or config.yml).
      */
     Queue queue(QueueOptions options) {
+        return queue(options, null);
+    }
+
+    /**
+     * The queue for a command that names what must already be in it (a job, an alert): where
+     * there is no database yet, nothing it names exists, so it fails with {@code missing} and
+     * creates none (a wrong id changes nothing, not even a fresh home).
+     */
+    Queue existingQueue(QueueOptions options, Supplier<UsageException> missing) {
+        return queue(options, missing);
+    }
+
+    private Queue queue(QueueOptions options, Supplier<UsageException> missingWithoutDatabase) {
         if (queue != null) {
             return queue;
         }
@@ -195,6 +210,9 @@ final class Wiring implements AutoCloseable {
             throw new UsageException("give --tick or --no-tick, not both");
         }
         Path file = databaseFile(options);
+        if (missingWithoutDatabase != null && !Files.exists(file)) {
+            throw missingWithoutDatabase.get();
+        }
         String command = options.command == null ? "nvidb" : options.command.qualifiedName();
         queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
                 Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()), command,

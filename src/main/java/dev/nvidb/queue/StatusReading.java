@@ -1,6 +1,7 @@
 package dev.nvidb.queue;
 
 import dev.nvidb.engine.QueueEngine;
+import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobState;
@@ -44,8 +45,7 @@ public final class StatusReading {
 
     /** The job, or a usage error saying there is no such job. */
     public JobView getJob(long id) {
-        StoredJob stored = jobs.findJob(id).orElseThrow(() -> new UsageException("no job " + id,
-                "see 'nvidb job ls' for the ids the queue knows"));
+        StoredJob stored = jobs.findJob(id).orElseThrow(() -> Missing.job(id));
         return view(stored, engine.pendingReasons());
     }
 
@@ -180,8 +180,7 @@ public final class StatusReading {
             return 1;
         }
         boolean open = alerts.listOpen().stream().anyMatch(alert -> alert.id() == id);
-        throw new UsageException(open ? "alert " + id + " changed meanwhile" : "no open alert " + id,
-                "see 'nvidb queue alerts'");
+        throw open ? new UsageException("alert " + id + " changed meanwhile", "see 'nvidb queue alerts'") : Missing.alert(id);
     }
 
     /** The newest event id (0 when there is none). */

@@ -1,5 +1,6 @@
 package dev.nvidb.store;
 
+import dev.nvidb.error.Missing;
 import dev.nvidb.error.StoreException;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Assignment;
@@ -135,8 +136,7 @@ public final class JobStore {
                 spec.policy().retryOom(), spec.policy().allowSlurm());
         for (Dependency dependency : spec.dependencies()) {
             if (Columns.update(connection, INSERT_DEPENDENCY, id, dependency.needsSuccess(), dependency.jobId()) == 0) {
-                throw new UsageException("job " + dependency.jobId() + " does not exist",
-                        "--after and --after-any take the id of an existing job (see nvidb job ls)");
+                throw Missing.dependency(dependency.jobId());
             }
         }
         events.append(connection, now, id, spec.node(), EventKind.SUBMITTED,
@@ -162,8 +162,7 @@ public final class JobStore {
 
     /** The job with this id; a {@link UsageException} ("no job 42") when there is none. */
     public StoredJob getJob(Connection connection, long id) throws SQLException {
-        return findJob(connection, id).orElseThrow(() -> new UsageException("no job " + id,
-                "nvidb job ls lists the jobs (finished ones may have been purged)"));
+        return findJob(connection, id).orElseThrow(() -> Missing.job(id));
     }
 
     public StoredJob getJob(long id) {

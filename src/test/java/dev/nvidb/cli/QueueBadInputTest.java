@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -82,5 +84,36 @@ class QueueBadInputTest {
         assertFalse(run.stderr().contains("\tat "), "no stack trace: " + run.stderr());
         CliRun list = CliRun.run(env, "job", "ls", "--no-tick", "--json");
         assertTrue(list.stdout().contains("\"count\" : 1"), "still exactly one job: " + list.stdout());
+    }
+    static Stream<Arguments> namesWhatAFreshHomeHasNot() {
+        return Stream.of(
+                Arguments.of("job show", new String[] {"job", "show", "5"}, "no job 5"),
+                Arguments.of("job why", new String[] {"job", "why", "5"}, "no job 5"),
+                Arguments.of("job logs", new String[] {"job", "logs", "5"}, "no job 5"),
+                Arguments.of("job wait", new String[] {"job", "wait", "5", "6"}, "no job 5"),
+                Arguments.of("job cancel", new String[] {"job", "cancel", "5"}, "no job 5"),
+                Arguments.of("job requeue", new String[] {"job", "requeue", "5"}, "no job 5"),
+                Arguments.of("job note", new String[] {"job", "note", "5", "hi"}, "no job 5"),
+                Arguments.of("job priority", new String[] {"job", "priority", "5", "3"}, "no job 5"),
+                Arguments.of("job result", new String[] {"job", "result", "5", "--set", "{\"a\":1}"}, "no job 5"),
+                Arguments.of("queue ack", new String[] {"queue", "ack", "5"}, "no open alert 5"),
+                Arguments.of("submit --after", new String[] {"job", "submit", "--after", "99", "--", "true"}, "job 99 does not exist"),
+                Arguments.of("submit --after-any", new String[] {"job", "submit", "--after-any", "7", "--", "true"}, "job 7 does not exist"),
+                Arguments.of("submit --wait --after", new String[] {"job", "submit", "--wait", "--after", "9", "--", "true"}, "job 9 does not exist"));
+    }
+
+    /** A home where nothing was ever submitted has no database, and a wrong id does not make one. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("namesWhatAFreshHomeHasNot")
+    void onAFreshHomeAWrongIdCreatesNoDatabase(String what, String[] args, String message, @TempDir Path fresh) throws Exception {
+        Map<String, String> freshEnv = CliRun.localQueue(fresh);
+        CliRun run = CliRun.run(freshEnv, args);
+        assertEquals(2, run.exitCode(), what + ": " + run.stderr());
+        String first = run.stderr().lines().findFirst().orElse("");
+        assertTrue(first.startsWith("nvidb: ") && first.contains(message), what + ": " + run.stderr());
+        try (Stream<Path> left = Files.list(fresh.resolve(".nvidb"))) {
+            assertEquals(List.of("queue.yml"), left.map(path -> path.getFileName().toString()).toList(),
+                    what + " left only the configuration it found");
+        }
     }
 }
