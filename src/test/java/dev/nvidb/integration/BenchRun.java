@@ -366,6 +366,7 @@ public final class BenchRun {
                 with.startDelays, "every one ≤ 3 s", verdict(without.lateStarts == 0) + " / " + verdict(with.lateStarts == 0)));
         report.row(new Row("`job submit --wait -- true`, on its own (no ticker lingering)", ms(without.lone),
                 ms(with.lone), "≤ 1.5 s", verdict(without.lone <= 1_500) + " / " + verdict(with.lone <= 1_500)));
+        report.row(new Row("… the same with `--json`", ms(without.loneJson), ms(with.loneJson), "—", "—"));
         report.row(new Row(SUBMITTERS + " concurrent submitting processes × " + submitsEach + ": rate, errors",
                 without.concurrent, with.concurrent, "no errors", verdict(without.concurrentErrors == 0) + " / "
                         + verdict(with.concurrentErrors == 0)));
@@ -381,6 +382,7 @@ public final class BenchRun {
         String startDelays;
         int lateStarts;
         double lone;
+        double loneJson;
         String concurrent;
         int concurrentErrors;
     }
@@ -409,15 +411,25 @@ public final class BenchRun {
                 delays.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN), figures.lateStarts);
         idle(home);
 
+        // The command as it words it, and the agents' --json form, alternately.
         List<Double> lone = new ArrayList<>();
+        List<Double> loneJson = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             if (!daemonRuns) {
                 awaitNoTicker(home);   // on its own: no submit ticker left from the last submit
             }
-            Timed timed = checked(home.run("job", "submit", "--wait", "--json", "--", "true"));
-            lone.add(timed.ms());
+            Timed plain = checked(home.run("job", "submit", "--wait", "--", "true"));
+            if (!plain.out().strip().endsWith("completed exit 0")) {
+                throw new IOException("submit --wait did not end completed: " + plain);
+            }
+            lone.add(plain.ms());
+            if (!daemonRuns) {
+                awaitNoTicker(home);
+            }
+            loneJson.add(checked(home.run("job", "submit", "--wait", "--json", "--", "true")).ms());
         }
         figures.lone = median(lone);
+        figures.loneJson = median(loneJson);
 
         AtomicInteger errors = new AtomicInteger();
         ConcurrentLinkedQueue<String> firstErrors = new ConcurrentLinkedQueue<>();
