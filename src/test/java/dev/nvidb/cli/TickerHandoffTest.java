@@ -66,6 +66,12 @@ class TickerHandoffTest {
         // Each submit renews the ticker's linger (3 s), and a client JVM starts in well under that.
         assertEquals(3, handed, "the submits after the first went to the ticker");
 
+        awaitEveryJobCompletedAndTheTickerGone(env, 4, socket, deadline);
+    }
+
+    /** Every one of {@code count} jobs ends completed, and the ticker, its socket with it, goes. */
+    private static void awaitEveryJobCompletedAndTheTickerGone(Map<String, String> env, int count, Path socket,
+                                                               long deadline) throws Exception {
         while (true) {
             // (A read ticks when the last tick is old: the ticker may be gone before the last job ends.)
             JsonNode jobs = JSON.readTree(CliRun.run(env, "job", "ls", "--json").stdout()).path("jobs");
@@ -73,7 +79,7 @@ class TickerHandoffTest {
             for (JsonNode job : jobs) {
                 completed += job.path("state").asText().equals("completed") ? 1 : 0;
             }
-            if (completed == 4) {
+            if (completed == count) {
                 break;
             }
             assertTrue(System.nanoTime() < deadline, "not every job ran: " + jobs);
@@ -84,6 +90,7 @@ class TickerHandoffTest {
             Thread.sleep(50); // a poll with a deadline
         }
     }
+
     @Test
     void aSubmitMadeWhileTheTickerStillStartsWaitsForItAndIsHandedOver() throws Exception {
         Map<String, String> env = new HashMap<>(CliRun.localQueue(home));
@@ -108,22 +115,6 @@ class TickerHandoffTest {
         assertTrue(second.handedOver(), "the second submit waited for the starting ticker and went to it");
         assertFalse(Files.exists(marker), "the ticker took its marker away once it served");
 
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (true) {
-            JsonNode jobs = JSON.readTree(CliRun.run(env, "job", "ls", "--json").stdout()).path("jobs");
-            long completed = 0;
-            for (JsonNode job : jobs) {
-                completed += job.path("state").asText().equals("completed") ? 1 : 0;
-            }
-            if (completed == 2) {
-                break;
-            }
-            assertTrue(System.nanoTime() < deadline, "not every job ran: " + jobs);
-            Thread.sleep(50); // a poll with a deadline
-        }
-        while (Files.exists(socket)) {
-            assertTrue(System.nanoTime() < deadline, "the ticker never went");
-            Thread.sleep(50); // a poll with a deadline
-        }
+        awaitEveryJobCompletedAndTheTickerGone(env, 2, socket, System.nanoTime() + LIMIT.toNanos());
     }
 }
