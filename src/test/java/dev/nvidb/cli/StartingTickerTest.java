@@ -56,6 +56,7 @@ class StartingTickerTest {
         CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(
                 () -> Handoff.awaitStartingTicker(marker(), socket(), LONG_WINDOW));
         Thread.sleep(100); // the ticker starting
+        assertFalse(waited.isDone(), "the command waits while the ticker starts");
         Files.delete(marker().toPath());
         assertFalse(waited.get(30, TimeUnit.SECONDS), "no socket: the command runs itself");
     }
@@ -65,6 +66,15 @@ class StartingTickerTest {
         Files.createFile(marker().toPath());
         assertFalse(Handoff.awaitStartingTicker(marker(), socket(), 300), "the window ran out");
         assertTrue(marker().exists(), "a fresh marker is the ticker's to remove");
+    }
+
+    @Test
+    void aMarkerDatedInTheFutureIsWaitedForNoLongerThanTheWindowFromNow() throws Exception {
+        Files.createFile(marker().toPath());
+        assertTrue(marker().setLastModified(System.currentTimeMillis() + 3_600_000)); // a clock set back since
+        CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(
+                () -> Handoff.awaitStartingTicker(marker(), socket(), 300));
+        assertFalse(waited.get(30, TimeUnit.SECONDS), "the window runs from now, not from the marker's future time");
     }
 
     @Test
