@@ -122,8 +122,8 @@ final class JobSubmitCommand implements Callable<Integer> {
         try (Wiring wiring = (keepAgents ? headStart.wiring(context, options) : new Wiring(context)).lastUse()) {
             SubmitRequest request = request(wiring);
             // A job that depends on others names jobs that must exist: none do without a database.
-            Long dependency = request.after().isEmpty() ? request.afterAny().isEmpty() ? null : request.afterAny().get(0)
-                    : request.after().get(0);
+            Long dependency = java.util.stream.Stream.concat(request.after().stream(), request.afterAny().stream())
+                    .findFirst().orElse(null);
             Queue queue = dependency == null ? wiring.queue(options) : wiring.existingQueue(options, () -> Missing.dependency(dependency));
             // A waiting submit ticks more than once: its agents stay up between its ticks. They
             // started before the line was parsed (HeadStart), or start now, while the job is stored.
