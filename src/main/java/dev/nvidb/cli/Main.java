@@ -10,6 +10,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        SqliteNative.useTheBuildsCopy();
         boolean terminal = interactive();
         int handed = Handoff.attempt(args, terminal, System.out, System.err);
         if (handed >= 0) {

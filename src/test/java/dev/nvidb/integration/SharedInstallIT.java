@@ -119,6 +119,28 @@ class SharedInstallIT {
         assertTrue(Files.exists(otherHome.resolve(".nvidb/queue.db")), "the queue lives in the user's own home");
     }
 
+    /**
+     * The jar run without the launcher ({@code java -jar}) still loads the install's native
+     * library: a driver that unpacked its own copy into the temporary folder would leave it
+     * there whenever the process is halted (every submit's exit) or killed.
+     */
+    @Test
+    void theJarRunWithoutTheLauncherLoadsTheInstallsNativeLibraryToo() throws Exception {
+        Map<String, FileState> before = snapshot(install);
+        Path noTemp = OpenSshHost.SHARED.resolve("no-such-dir");
+        List<String> command = new ArrayList<>(List.of("runuser", "-u", OTHER, "--", "env", "-i",
+                "HOME=" + otherHome, "PATH=/usr/local/bin:/usr/bin:/bin", "USER=" + OTHER, "LOGNAME=" + OTHER,
+                "NVIDB_HOME=" + otherHome.resolve("jar-queue"),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dorg.sqlite.tmpdir=" + noTemp, "-Djava.io.tmpdir=" + noTemp,
+                "-jar", install.resolve("target/nvidb.jar").toString(),
+                "job", "submit", "--gpus", "0", "--wait", "--", "true"));
+        Run submit = exec(command, Map.of());
+        assertEquals(0, submit.exitCode(), submit.stdout() + submit.stderr());
+        assertEquals("1 completed exit 0\n", submit.stdout());
+        assertEquals(before, snapshot(install), "the install is unchanged");
+    }
+
     @Test
     void anotherAccountNeverBuildsEvenWhenTheSourcesChanged() throws Exception {
         Path source = install.resolve("pom.xml");
