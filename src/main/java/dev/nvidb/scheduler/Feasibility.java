@@ -16,8 +16,10 @@ import java.util.Optional;
 final class Feasibility {
 
     private final long headroomMb;
-    /** Sizes do not change during a plan, so each demand's feasible nodes are computed once. */
+    /** Sizes do not change during a plan, so each demand's feasible nodes are computed once… */
     private final Map<Demand, List<ClusterNode>> feasibleByDemand = new HashMap<>();
+    /** …and so is the reason a demand can never run (a demand names its node, so its candidates too). */
+    private final Map<Demand, Optional<String>> neverByDemand = new HashMap<>();
 
     Feasibility(SchedulingPolicy policy) {
         this.headroomMb = policy.headroomMb();
@@ -37,7 +39,8 @@ final class Feasibility {
         if (spec.cpuOnly() || candidates.isEmpty() || !feasible(spec, candidates).isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(spec.node() != null ? onNode(spec, candidates.get(0)) : inCluster(spec, candidates));
+        return neverByDemand.computeIfAbsent(Demand.of(spec), demand ->
+                Optional.of(spec.node() != null ? onNode(spec, candidates.get(0)) : inCluster(spec, candidates)));
     }
 
     private String onNode(JobSpec spec, ClusterNode node) {

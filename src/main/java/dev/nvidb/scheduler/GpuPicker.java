@@ -3,6 +3,7 @@ package dev.nvidb.scheduler;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -19,19 +20,32 @@ final class GpuPicker {
     /** GPUs that take jobs this tick, and how many of them are kept for blocked jobs so far. */
     private final int targets;
     private int kept;
-    /** GPUs with a free job slot first, then the most free memory, then the lower index. */
+    private long[] scratch = new long[8];
+    /**
+     * GPUs with a free job slot first, then the most free memory, then the lower index. The
+     * comparators are written out rather than composed: a plan sorts with them thousands of times,
+     * and the CLI's JVM (C1 only) does not inline a chain of comparator lambdas.
+     */
     private final Comparator<GpuSlot> closestFirst;
-    private final Comparator<GpuSlot> fullestFirst = Comparator.comparingLong((GpuSlot slot) -> slot.freeMb)
-            .thenComparingInt(slot -> slot.gpu.index());
-    private final Comparator<GpuSlot> emptiestFirst = Comparator.comparingLong((GpuSlot slot) -> -slot.freeMb)
-            .thenComparingInt(slot -> slot.gpu.index());
+    /** The least free memory first, then the lower index. */
+    private static final Comparator<GpuSlot> FULLEST_FIRST = (a, b) -> {
+        int byFree = Long.compare(a.freeMb, b.freeMb);
+        return byFree != 0 ? byFree : Integer.compare(a.gpu.index(), b.gpu.index());
+    };
+    /** The most free memory first, then the lower index. */
+    private static final Comparator<GpuSlot> EMPTIEST_FIRST = (a, b) -> {
+        int byFree = Long.compare(b.freeMb, a.freeMb);
+        return byFree != 0 ? byFree : Integer.compare(a.gpu.index(), b.gpu.index());
+    };
 
     GpuPicker(SchedulingPolicy policy, int targets) {
         this.policy = policy;
         this.targets = targets;
-        this.closestFirst = Comparator.comparing((GpuSlot slot) -> !slot.hasJobSlot(policy.maxJobsPerGpu()))
-                .thenComparing(Comparator.comparingLong((GpuSlot slot) -> slot.freeMb).reversed())
-                .thenComparingInt(slot -> slot.gpu.index());
+        int maxJobsPerGpu = policy.maxJobsPerGpu();
+        this.closestFirst = (a, b) -> {
+            int bySlot = Boolean.compare(!a.hasJobSlot(maxJobsPerGpu), !b.hasJobSlot(maxJobsPerGpu));
+            return bySlot != 0 ? bySlot : EMPTIEST_FIRST.compare(a, b);
+        };
     }
 
     /** How many GPUs are kept for blocked jobs so far (only grows during a plan). */
@@ -44,29 +58,54 @@ final class GpuPicker {
         if (spec.gpus() == 1) {
             return pickOne(spec.vramMb(), spec.policy().exclusive(), nodes, respectKept).map(List::of);
         }
-        List<GpuSlot> best = null;
+        int count = spec.gpus();
+        ClusterNode bestNode = null;
         long bestFree = 0;
         for (ClusterNode node : nodes) {
-            if (node.slots.size() < spec.gpus() || node.maxTargetFreeMb < spec.vramMb()) {
+            if (node.slots.size() < count || node.maxTargetFreeMb < spec.vramMb()) {
                 continue;
             }
-            List<GpuSlot> fitting = new ArrayList<>(node.slots.size());
+            // A node's set is the first `count` of its fitting GPUs in preferred order; only its
+            // free total is compared, and that is the sum of the `count` largest (spread) or
+            // smallest (pack) free figures, whatever the ties: the set is built for the winner only.
+            long[] free = scratch(node.slots.size());
+            int fitting = 0;
             for (GpuSlot slot : node.slots) {
                 if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept, spec.policy().exclusive())) {
-                    fitting.add(slot);
+                    free[fitting++] = slot.freeMb;
                 }
             }
-            if (fitting.size() < spec.gpus()) {
+            if (fitting < count) {
                 continue;
             }
-            List<GpuSlot> chosen = preferred(fitting, spec.gpus());
-            long free = chosen.stream().mapToLong(slot -> slot.freeMb).sum();
-            if (best == null || better(free, bestFree)) {
-                best = chosen;
-                bestFree = free;
+            Arrays.sort(free, 0, fitting);
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                total += policy.placement() == PlacementMode.PACK ? free[i] : free[fitting - 1 - i];
+            }
+            if (bestNode == null || better(total, bestFree)) {
+                bestNode = node;
+                bestFree = total;
             }
         }
-        return Optional.ofNullable(best).map(GpuPicker::byIndex);
+        if (bestNode == null) {
+            return Optional.empty();
+        }
+        List<GpuSlot> fitting = new ArrayList<>(bestNode.slots.size());
+        for (GpuSlot slot : bestNode.slots) {
+            if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept, spec.policy().exclusive())) {
+                fitting.add(slot);
+            }
+        }
+        return Optional.of(byIndex(preferred(fitting, count)));
+    }
+
+    /** A scratch array of at least {@code size} free figures, reused across picks. */
+    private long[] scratch(int size) {
+        if (scratch.length < size) {
+            scratch = new long[size];
+        }
+        return scratch;
     }
 
     /** The one-GPU case without building per-node lists: the common job, kept cheap for big queues. */
@@ -134,7 +173,7 @@ final class GpuPicker {
     }
 
     private List<GpuSlot> preferred(List<GpuSlot> fitting, int count) {
-        fitting.sort(policy.placement() == PlacementMode.PACK ? fullestFirst : emptiestFirst);
+        fitting.sort(policy.placement() == PlacementMode.PACK ? FULLEST_FIRST : EMPTIEST_FIRST);
         return List.copyOf(fitting.subList(0, count));
     }
 

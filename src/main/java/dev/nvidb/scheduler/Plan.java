@@ -1,10 +1,11 @@
 package dev.nvidb.scheduler;
 
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * What one tick should do, decided by {@link Scheduler#plan}. Every pending job of the input
@@ -43,7 +44,18 @@ public record Plan(
         return Optional.ofNullable(pendingReasons.get(jobId));
     }
 
+    /** The reasons in ascending job id: sorted once as primitives, then one insertion each. */
     private static Map<Long, String> byId(Map<Long, String> reasons) {
-        return Collections.unmodifiableMap(new TreeMap<>(reasons));
+        long[] ids = new long[reasons.size()];
+        int count = 0;
+        for (Long id : reasons.keySet()) {
+            ids[count++] = id;
+        }
+        Arrays.sort(ids);
+        Map<Long, String> sorted = new LinkedHashMap<>(Math.max(16, (int) (ids.length / 0.75f) + 1));
+        for (long id : ids) {
+            sorted.put(id, reasons.get(id));
+        }
+        return Collections.unmodifiableMap(sorted);
     }
 }

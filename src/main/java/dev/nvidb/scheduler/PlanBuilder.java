@@ -10,10 +10,15 @@ import java.util.Map;
 final class PlanBuilder {
 
     private final List<Placement> placements = new ArrayList<>();
-    private final Map<Long, String> pending = new HashMap<>();
+    private final Map<Long, String> pending;
     private final Map<Long, String> unschedulable = new HashMap<>();
     private final Map<Long, String> dependencyFailed = new HashMap<>();
     private final List<Long> timedOut = new ArrayList<>();
+
+    /** A builder for a pass over {@code pendingJobs} pending jobs (its reason map never grows by rehashing). */
+    PlanBuilder(int pendingJobs) {
+        pending = new HashMap<>(Math.max(16, (int) (pendingJobs / 0.75f) + 1));
+    }
 
     void place(Job job, String node, List<GpuSlot> slots) {
         pending.remove(job.id()); // a job the workstations left waiting may still go to Slurm

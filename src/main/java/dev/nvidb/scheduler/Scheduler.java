@@ -28,7 +28,7 @@ public final class Scheduler {
     private final Dependencies dependencies;
     final Feasibility feasibility;
     private final PendingReasons reasons;
-    final PlanBuilder plan = new PlanBuilder();
+    final PlanBuilder plan;
     final GpuPlacement gpuPlacement;
     private final java.util.Map<String, Integer> caps;
     /** Running jobs per capped group, placements of this plan included. */
@@ -39,6 +39,7 @@ public final class Scheduler {
 
     Scheduler(QueueSnapshot queue, List<NodeCapacity> nodes, SchedulingPolicy policy) {
         this.policy = policy;
+        this.plan = new PlanBuilder(queue.pending().size());
         nodes.stream().filter(NodeCapacity::slurm).forEach(node -> slurm.put(node.name(), node));
         this.cluster = new Cluster(nodes.stream().filter(node -> !node.slurm()).toList(), queue.running(),
                 policy.headroomMb());
