@@ -15,14 +15,16 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code nvidb add}: appends one server to config.yml. Without {@code --hostname} it asks for
  * each field on the terminal; with flags it asks nothing, for scripts.
  */
-@Command(name = "add", description = "Add a server to config.yml (prompts unless --hostname is given).",
+@Command(name = "add", description = "Add a server to config.yml (prompts unless a host is given).",
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb add                                   asks for each field",
+                "  nvidb add gpu-a                             the same as --hostname gpu-a",
                 "  nvidb add --hostname gpu-a.lab --username me --gpus 0,1",
                 "  nvidb add --hostname 10.0.0.7 --nickname gpu-b --proxyjump bastion"})
 final class AddCommand implements Callable<Integer> {
@@ -34,6 +36,8 @@ final class AddCommand implements Callable<Integer> {
 
     @Option(names = "--hostname", description = "Host name, address or ~/.ssh/config alias.")
     String hostname;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "HOST", description = "The same as --hostname HOST.")
+    String host;
     @Option(names = "--port", description = "SSH port (default: from ~/.ssh/config, else 22).")
     Integer port;
     @Option(names = "--username", description = "Login name (default: from ~/.ssh/config, else yours).")
@@ -55,6 +59,13 @@ final class AddCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (host != null) {
+            if (hostname != null && !hostname.equals(host)) {
+                throw new UsageException("nvidb add got two hosts: '" + host + "' and --hostname '" + hostname + "'",
+                        "give one: nvidb add HOST, or nvidb add --hostname HOST");
+            }
+            hostname = host;
+        }
         try (Wiring wiring = new Wiring(context)) {
             NvidbHome home = wiring.home();
             NvidbConfig before = wiring.config();
@@ -79,7 +90,7 @@ final class AddCommand implements Callable<Integer> {
 
     private ServerConfig server(NvidbHome home) {
         if (hostname == null || hostname.isBlank()) {
-            throw new UsageException("a server needs a hostname", "nvidb add --hostname HOST");
+            throw new UsageException("a server needs a hostname", "nvidb add HOST, or nvidb add --hostname HOST");
         }
         if (port != null && (port < 1 || port > 65535)) {
             throw new UsageException("--port must be between 1 and 65535, got " + port);
@@ -98,7 +109,7 @@ final class AddCommand implements Callable<Integer> {
         Console console = context.terminal() ? System.console() : null;
         if (console == null) {
             throw new UsageException("nvidb add needs --hostname when there is no terminal to ask on",
-                    "nvidb add --hostname HOST [--port N] [--username U] [--nickname N] [--identityfile F]");
+                    "nvidb add HOST [--port N] [--username U] [--nickname N] [--identityfile F]");
         }
         hostname = ask(console, "Hostname or ~/.ssh/config alias", null);
         String portText = ask(console, "Port", "from ssh config, else 22");

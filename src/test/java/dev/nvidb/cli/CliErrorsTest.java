@@ -78,6 +78,29 @@ class CliErrorsTest {
     }
 
     @Test
+    void addTakesTheHostAsItsOneArgument() throws Exception {
+        CliRun run = CliRun.run(env(), "add", "gpu-a", "--port", "2222");
+        assertEquals(0, run.exitCode(), run.stderr());
+        String config = Files.readString(home.resolve(".nvidb/config.yml"));
+        assertTrue(config.contains("hostname: \"gpu-a\"") && config.contains("port: 2222"), config);
+        assertEquals(0, CliRun.run(env(), "add", "gpu-b", "--hostname", "gpu-b").exitCode(), "the same host twice");
+        assertTrue(Files.readString(home.resolve(".nvidb/config.yml")).contains("hostname: \"gpu-b\""));
+    }
+
+    @Test
+    void addWithTwoDifferentHostsChangesNothing() {
+        CliRun run = CliRun.run(env(), "add", "gpu-a", "--hostname", "gpu-b");
+        assertEquals(2, run.exitCode());
+        assertEquals("nvidb: nvidb add got two hosts: 'gpu-a' and --hostname 'gpu-b'\n"
+                + "  hint: give one: nvidb add HOST, or nvidb add --hostname HOST", run.stderr().strip());
+        assertFalse(Files.exists(home.resolve(".nvidb/config.yml")));
+        CliRun three = CliRun.run(env(), "add", "gpu-a", "gpu-b");
+        assertEquals(2, three.exitCode());
+        assertTrue(three.stderr().startsWith("nvidb: Unmatched argument at index 2: 'gpu-b'"), three.stderr());
+        assertFalse(Files.exists(home.resolve(".nvidb/config.yml")));
+    }
+
+    @Test
     void addWithBadPortChangesNothing() {
         CliRun run = CliRun.run(env(), "add", "--hostname", "gpu-a", "--port", "70000");
         assertEquals(2, run.exitCode());
