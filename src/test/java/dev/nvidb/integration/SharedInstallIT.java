@@ -127,10 +127,12 @@ class SharedInstallIT {
     @Test
     void theJarRunWithoutTheLauncherLoadsTheInstallsNativeLibraryToo() throws Exception {
         Map<String, FileState> before = snapshot(install);
+        Path queueHome = otherHome.resolve("jar-queue");
+        OpenSshHost.run("rm", "-rf", queueHome.toString());   // a queue from an earlier run
         Path noTemp = OpenSshHost.SHARED.resolve("no-such-dir");
         List<String> command = new ArrayList<>(List.of("runuser", "-u", OTHER, "--", "env", "-i",
                 "HOME=" + otherHome, "PATH=/usr/local/bin:/usr/bin:/bin", "USER=" + OTHER, "LOGNAME=" + OTHER,
-                "NVIDB_HOME=" + otherHome.resolve("jar-queue"),
+                "NVIDB_HOME=" + queueHome,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dorg.sqlite.tmpdir=" + noTemp, "-Djava.io.tmpdir=" + noTemp,
                 "-jar", install.resolve("target/nvidb.jar").toString(),
