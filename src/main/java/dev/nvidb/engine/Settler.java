@@ -3,6 +3,7 @@ package dev.nvidb.engine;
 import dev.nvidb.agent.JobReport;
 import dev.nvidb.agent.KillReport;
 import dev.nvidb.agent.ProbeReply;
+import dev.nvidb.agent.RunScript;
 import dev.nvidb.agent.SlurmStates;
 import dev.nvidb.agent.WrapperProcess;
 import dev.nvidb.model.FailureClass;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Records what a node said about the queue's jobs there: ends (completed, failed, lost, or
@@ -206,8 +208,27 @@ final class Settler {
             case OOM -> status + ": out of memory (" + FailureClass.oomPattern(log).orElse("Slurm: OUT_OF_MEMORY")
                     + (FailureClass.oomPattern(log).isPresent() ? " in its log)" : ")");
             case SIGNAL -> status + ": " + FailureClass.describe(failureClass, exitCode);
-            default -> status;
+            default -> status + launchScriptReason(exitCode, log).map(reason -> ": " + reason).orElse("");
         };
+    }
+
+    /**
+     * Why the job's run script gave up before the command ran, from the line it printed: today only
+     * a working directory it could not enter ({@link RunScript#EXIT_NO_WORKDIR}). The last such line
+     * of the log counts; a command of the user's exiting 126 without it gets nothing added.
+     */
+    static Optional<String> launchScriptReason(Integer exitCode, String log) {
+        if (exitCode == null || exitCode != RunScript.EXIT_NO_WORKDIR || log == null) {
+            return Optional.empty();
+        }
+        String marker = "nvidb: cannot enter the working directory ";
+        int at = log.lastIndexOf(marker);
+        if (at < 0 || (at > 0 && log.charAt(at - 1) != '\n')) {
+            return Optional.empty();
+        }
+        int end = log.indexOf('\n', at);
+        String line = log.substring(at + "nvidb: ".length(), end < 0 ? log.length() : end).strip();
+        return Optional.of(line.length() > 300 ? line.substring(0, 300) + "…" : line);
     }
 
     /**

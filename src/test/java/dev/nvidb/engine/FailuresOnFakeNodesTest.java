@@ -127,6 +127,26 @@ class FailuresOnFakeNodesTest {
     }
 
     @Test
+    void aWorkingDirectoryTheRunScriptCouldNotEnterIsTheRecordedError() {
+        try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
+            FakeNode node = cluster.node("node-a");
+            long missing = cluster.submit("missing", 1, 1_000, RunPolicy.DEFAULT);
+            long own126 = cluster.submit("own", 1, 1_000, RunPolicy.DEFAULT);
+            long quoted = cluster.submit("quoted", 1, 1_000, RunPolicy.DEFAULT);
+            cluster.tick();
+            node.exit(missing, 126, null, "run.sh: line 11: cd: /nope: No such file or directory\n"
+                    + "nvidb: cannot enter the working directory /nope\n");
+            node.exit(own126, 126, null, "bash: ./train.sh: Permission denied\n");
+            node.exit(quoted, 126, null, "echo 'nvidb: cannot enter the working directory /x' from the job\n");
+            cluster.tick();
+            assertEquals("exited with status 126: cannot enter the working directory /nope",
+                    cluster.job(missing).lastError());
+            assertEquals("exited with status 126", cluster.job(own126).lastError(), "the job's own 126: nothing added");
+            assertEquals("exited with status 126", cluster.job(quoted).lastError(), "only a line of its own counts");
+        }
+    }
+
+    @Test
     void lostTimedOutAndCancelledJobsGetTheirClassOrNone() {
         try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
             FakeNode node = cluster.node("node-a");
