@@ -29,7 +29,7 @@ import picocli.CommandLine.Parameters;
                 + " -- 'python train.py --lr 1e-3 > out.txt' runs with its redirection. Quote accordingly."},
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job submit -- python train.py --lr 3e-4",
-                "  nvidb job submit -- 'cd ~/proj && python train.py | tee log.txt'   one word: a shell line",
+                "  nvidb job submit -- 'cd ~/proj && python train.py > log.txt'  # a shell line",
                 "  nvidb job submit --vram 20G --gpus 2 --name sweep-1 -- python train.py",
                 "  nvidb job submit --after 12 --node gpu-a -- ./eval.sh",
                 "  nvidb job submit --gpus 0 --wait -- make data        CPU only; exit as the job",

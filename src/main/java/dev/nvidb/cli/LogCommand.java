@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
                 "  nvidb log --db-path /data/gpus.db  somewhere else than ~/.nvidb/gpu_log.db",
                 "  nvidb log --duration 3600          one hour, then stop",
                 "",
-                "Browse what was recorded with 'nvidb web'. Settings: the log: section of config.yml."})
+                "Browse what was recorded with 'nvidb web'.", "Settings: the log: section of config.yml."})
 final class LogCommand implements Callable<Integer> {
 
     /** How long a stopping run waits for probes in flight. */

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(name = "nvidb", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "GPU monitor and daemonless GPU job queue over SSH.",
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb --remote                        live view of every server (q quits, ? helps)",
+        footer = {"  nvidb --remote                        every server, live (q quits, ? helps)",
                 "  nvidb --once                          this machine's GPUs",
                 "  nvidb --once --remote --json          every configured server's too, as JSON",
                 "  nvidb add --hostname gpu-a            add a server, then: nvidb trust gpu-a",

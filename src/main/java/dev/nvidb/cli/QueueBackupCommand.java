@@ -22,9 +22,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "backup", description = "Copy queue.db safely while the queue runs (never over an existing file).",
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb queue backup                        # $NVIDB_HOME/backups/queue-<UTC time>.db",
-                "  nvidb queue backup /secure/queue-copy.db  # an explicit file, which must not exist",
-                "  nvidb queue backup --keep 7               # and delete nvidb's older backups beyond 7"})
+        footer = {"  nvidb queue backup                  # $NVIDB_HOME/backups/queue-<UTC time>.db",
+                "  nvidb queue backup /secure/q.db     # this file, which must not exist yet",
+                "  nvidb queue backup --keep 7         # and delete older backups beyond 7"})
 final class QueueBackupCommand implements Callable<Integer> {
 
     private final Context context;

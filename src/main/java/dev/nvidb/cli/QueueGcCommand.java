@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "gc", description = "Remove finished jobs, events, alerts and job directories past queue.retention.",
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb queue gc --dry-run    # what would go (the database only; nodes are not asked)",
+        footer = {"  nvidb queue gc --dry-run    # what would go (reads the database, asks no node)",
                 "  nvidb queue gc"})
 final class QueueGcCommand implements Callable<Integer> {
 

@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "keeper", description = "Keep the queue daemon running: a shell supervisor or a systemd user unit.",
         synopsisSubcommandLabel = "COMMAND", mixinStandardHelpOptions = true,
         footerHeading = "%nExamples:%n",
-        footer = {"  nvidb queue keeper install --start      # write ~/.nvidb/queue-keeper.sh and run it",
-                "  nvidb queue keeper status               # non-zero while nothing keeps the queue moving",
+        footer = {"  nvidb queue keeper install --start   # write ~/.nvidb/queue-keeper.sh, run it",
+                "  nvidb queue keeper status            # non-zero while nothing keeps it going",
                 "  nvidb queue keeper logs -n 50",
                 "  nvidb queue keeper install --systemd --start"})
 final class QueueKeeperCommand extends CommandGroup {

@@ -24,8 +24,8 @@ import picocli.CommandLine.Option;
 @Command(name = "web", description = "Serve the dashboard (live GPUs, GPU history, the queue) in a browser.",
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb web                             http://127.0.0.1:8501/?token=...",
-                "  nvidb web --remote --port 8502        the configured servers too, on another port",
-                "  nvidb web --bind 0.0.0.0              reachable from other machines (a warning says so)",
+                "  nvidb web --remote --port 8502        the configured servers too, another port",
+                "  nvidb web --bind 0.0.0.0              reachable from other machines (it warns)",
                 "",
                 "Every request needs the token the command prints; Ctrl-C stops the server. See docs/web.md."})
 class WebCommand implements Callable<Integer> {

@@ -105,6 +105,34 @@ class HelpTest {
         }
     }
 
+    /**
+     * Read at 80 columns (no terminal, no {@code $COLUMNS}), every help keeps its examples one to a
+     * line: an example with its comment that does not fit is broken by picocli at column 80 and its
+     * tail lands at the start of the next line, where it reads as garbage.
+     */
+    @Test
+    void everyExampleFitsItsLineAtEightyColumns() {
+        List<String> broken = new ArrayList<>();
+        for (CommandSpec spec : commands()) {
+            String[] args = Stream.concat(words(spec).stream(), Stream.of("--help")).toArray(String[]::new);
+            String[] lines = CliRun.run(env(), args).stdout().split("\n", -1);
+            boolean examples = false;
+            for (String line : lines) {
+                if (line.length() > 80) {
+                    broken.add(spec.qualifiedName() + ": longer than 80 columns: " + line);
+                }
+                if (line.equals("Examples:")) {
+                    examples = true;
+                } else if (line.isEmpty()) {
+                    examples = false;
+                } else if (examples && !line.startsWith("  ")) {
+                    broken.add(spec.qualifiedName() + ": a wrapped example: '" + line + "'");
+                }
+            }
+        }
+        assertEquals(List.of(), broken);
+    }
+
     @Test
     void helpForAnUnknownCommandIsAUsageError() {
         CliRun run = CliRun.run(env(), "help", "job", "frobnicate");
