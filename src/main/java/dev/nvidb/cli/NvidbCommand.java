@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb --remote                        every server, live (q quits, ? helps)",
                 "  nvidb --once                          this machine's GPUs",
                 "  nvidb --once --remote --json          every configured server's too, as JSON",
-                "  nvidb add --hostname gpu-a            add a server, then: nvidb trust gpu-a",
+                "  nvidb add gpu-a                       add a server, then: nvidb trust gpu-a",
                 "  nvidb job submit --vram 20G -- python train.py",
                 "  nvidb queue status",
                 "  nvidb help job submit                 the help of one command",
