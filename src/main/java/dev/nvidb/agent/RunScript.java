@@ -20,6 +20,8 @@ public final class RunScript {
 
     /** Exit status of a job whose working directory cannot be entered (like "cannot execute"). */
     public static final int EXIT_NO_WORKDIR = 126;
+    /** The line (then the directory) the script prints on stderr before it exits {@link #EXIT_NO_WORKDIR}. */
+    public static final String NO_WORKDIR_LINE = "nvidb: cannot enter the working directory ";
 
     /**
      * Where a job runs without {@code --workdir}: {@code work/} in its attempt directory (the
@@ -85,7 +87,7 @@ public final class RunScript {
         }
         String dir = workdir(spec.workdir()).orElse(DEFAULT_WORKDIR);
         script.append("if ! cd -- ").append(dir).append("; then\n")
-                .append("  printf 'nvidb: cannot enter the working directory %s\\n' ").append(dir).append(" >&2\n")
+                .append("  printf '").append(NO_WORKDIR_LINE).append("%s\\n' ").append(dir).append(" >&2\n")
                 .append("  exit ").append(EXIT_NO_WORKDIR).append("\nfi\n");
         return script.append("exec bash -c ").append(ShellQuote.quote(spec.command())).append('\n').toString();
     }

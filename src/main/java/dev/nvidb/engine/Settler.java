@@ -221,8 +221,7 @@ final class Settler {
         if (exitCode == null || exitCode != RunScript.EXIT_NO_WORKDIR || log == null) {
             return Optional.empty();
         }
-        String marker = "nvidb: cannot enter the working directory ";
-        int at = log.lastIndexOf(marker);
+        int at = log.lastIndexOf(RunScript.NO_WORKDIR_LINE);
         if (at < 0 || (at > 0 && log.charAt(at - 1) != '\n')) {
             return Optional.empty();
         }

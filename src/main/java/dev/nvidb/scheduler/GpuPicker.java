@@ -71,7 +71,7 @@ final class GpuPicker {
             long[] free = scratch(node.slots.size());
             int fitting = 0;
             for (GpuSlot slot : node.slots) {
-                if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept, spec.policy().exclusive())) {
+                if (fits(slot, spec, respectKept)) {
                     free[fitting++] = slot.freeMb;
                 }
             }
@@ -93,11 +93,15 @@ final class GpuPicker {
         }
         List<GpuSlot> fitting = new ArrayList<>(bestNode.slots.size());
         for (GpuSlot slot : bestNode.slots) {
-            if (slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept, spec.policy().exclusive())) {
+            if (fits(slot, spec, respectKept)) {
                 fitting.add(slot);
             }
         }
         return Optional.of(byIndex(preferred(fitting, count)));
+    }
+
+    private boolean fits(GpuSlot slot, JobSpec spec, boolean respectKept) {
+        return slot.fits(spec.vramMb(), policy.maxJobsPerGpu(), respectKept, spec.policy().exclusive());
     }
 
     /** A scratch array of at least {@code size} free figures, reused across picks. */
