@@ -1194,6 +1194,372 @@ def failure_log(directory):
     return "\n".join(parts) or None
 
 
+# ---------------------------------------------------------------------------------------------
+# Claims: one node's GPUs shared by several queues (docs/sharing.md). A launch that names GPUs
+# takes the claims directory's lock, re-reads the cards' memory and every live claim, and goes
+# ahead only when the job still fits; it then leaves a claim file there until its wrapper ends.
+# Every probe reports the live claims, so other queues charge them as foreign memory.
+
+DEFAULT_CLAIMS_DIR = "/tmp/nvidb-claims"
+CLAIM_PREFIX = "claim-"
+CLAIM_MAX_BYTES = 4096
+# A claim written before its wrapper started (or by an agent that died before recording the
+# wrapper) lives this long without a pid.
+CLAIM_PENDING_S = 120
+CLAIM_LOCK_S = 10  # the longest a launch waits for another agent's claim check
+
+
+class ClaimsRefused(BadEntry):
+    """A claims directory that could let another user forge or remove claims."""
+
+
+def claims_settings(request):
+    """(directory, queue id, queue name) from the request's "claims" entry; the default
+    directory when the request names none."""
+    settings = request.get("claims")
+    settings = settings if isinstance(settings, dict) else {}
+    directory = settings.get("dir")
+    directory = node_path(directory) if isinstance(directory, str) and directory else DEFAULT_CLAIMS_DIR
+    queue, name = settings.get("queue"), settings.get("name")
+    return directory, queue if isinstance(queue, str) else None, name if isinstance(name, str) else None
+
+
+def check_claims_dir(directory, create):
+    """Makes the claims directory (mode 1777) when create is set and it is missing, then checks
+    it: a real directory (never a link), sticky when others may write it (so no user can remove
+    or rename another's claim), and owned by root, by this user or, when it is the sticky
+    world-writable folder the first user of the node made, by that user. Returns whether it
+    exists; raises ClaimsRefused for one that is unsafe."""
+    try:
+        info = os.lstat(directory)
+    except OSError as e:
+        if e.errno != errno.ENOENT:
+            raise
+        if not create:
+            return False
+        try:
+            os.mkdir(directory, 0o700)
+            fd = open_nofollow(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            try:
+                os.fchmod(fd, 0o1777)
+            finally:
+                os.close(fd)
+        except OSError as e:
+            if e.errno != errno.EEXIST:
+                raise
+        info = os.lstat(directory)
+    mode = statmod.S_IMODE(info.st_mode)
+    if statmod.S_ISLNK(info.st_mode) or not statmod.S_ISDIR(info.st_mode):
+        raise ClaimsRefused("claims_dir %s is not a directory (a link or a file is in its place); remove it "
+                            "or set claims_dir to another path" % directory)
+    if mode & 0o022 and not mode & statmod.S_ISVTX:
+        raise ClaimsRefused("claims_dir %s is writable by others but not sticky (mode %04o), so anyone could "
+                            "remove your claims; run 'chmod +t %s' on the node" % (directory, mode, directory))
+    euid = os.geteuid()
+    shared = mode & 0o1002 == 0o1002
+    if info.st_uid not in (0, euid) and not shared:
+        raise ClaimsRefused("claims_dir %s is owned by uid %d and not a sticky folder everyone may write "
+                            "(mode %04o); ask its owner to run 'chmod 1777 %s' or set claims_dir to another path"
+                            % (directory, info.st_uid, mode, directory))
+    return True
+
+
+def claim_name(uid, queue, job, attempt):
+    return "%s%d-%s-%d-%d.json" % (CLAIM_PREFIX, uid, queue, job, attempt)
+
+
+def read_claim(directory, name):
+    """The claim in one file, checked: a regular file (never followed through a link) of at most
+    CLAIM_MAX_BYTES, owned by the uid written inside. Returns (claim, None) or (None, warning)."""
+    path = os.path.join(directory, name)
+    try:
+        fd = open_nofollow(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            return None, None  # removed meanwhile
+        if e.errno == errno.ELOOP:
+            return None, "ignored claim %s: a symbolic link" % path
+        return None, "ignored claim %s: %s" % (path, e.strerror)
+    try:
+        info = os.fstat(fd)
+        if not statmod.S_ISREG(info.st_mode):
+            return None, "ignored claim %s: not a regular file" % path
+        if info.st_size > CLAIM_MAX_BYTES:
+            return None, "ignored claim %s: %d bytes, more than a claim holds" % (path, info.st_size)
+        data = os.read(fd, CLAIM_MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        claim = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None, "ignored claim %s: not a claim (unreadable JSON)" % path
+    if not valid_claim(claim):
+        return None, "ignored claim %s: not a claim (fields missing or of the wrong type)" % path
+    if claim["uid"] != info.st_uid:
+        return None, "ignored claim %s: it says uid %d but uid %d owns the file" % (path, claim["uid"], info.st_uid)
+    claim["file"] = name
+    return claim, None
+
+
+def valid_claim(claim):
+    def whole(value, nullable=False):
+        return value is None and nullable or isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    def text(value, nullable=False):
+        return value is None and nullable or isinstance(value, str) and 0 < len(value) <= 256
+    return isinstance(claim, dict) and whole(claim.get("uid")) and text(claim.get("user")) \
+        and text(claim.get("queue")) and text(claim.get("queue_name"), True) and whole(claim.get("job")) \
+        and whole(claim.get("attempt")) and isinstance(claim.get("gpus"), list) and 0 < len(claim["gpus"]) <= 64 \
+        and all(text(uuid) for uuid in claim["gpus"]) and whole(claim.get("mib")) \
+        and isinstance(claim.get("exclusive", False), bool) and whole(claim.get("pid"), True) \
+        and whole(claim.get("start_ticks"), True) and text(claim.get("boot_id"), True) \
+        and isinstance(claim.get("created_at"), (int, float)) \
+        and (claim.get("expires_at") is None or isinstance(claim.get("expires_at"), (int, float)))
+
+
+def claim_alive(claim, now, boot_id, hidden):
+    """Whether a claim still holds its GPUs: its wrapper runs (pid and start time, this boot),
+    or it is younger than CLAIM_PENDING_S and has no wrapper yet; never past its expiry. Another
+    user's wrapper that /proc hides (hidepid) is taken to run until the claim expires."""
+    if claim.get("expires_at") is not None and claim["expires_at"] < now:
+        return False
+    if claim.get("boot_id") is not None and claim["boot_id"] != boot_id:
+        return False
+    if claim.get("pid") is None or claim.get("start_ticks") is None:
+        return claim["created_at"] > now - CLAIM_PENDING_S
+    if hidden and claim["uid"] != os.geteuid():
+        return True
+    return alive(claim["pid"], claim["start_ticks"], boot_id)
+
+
+def live_claims(directory):
+    """(live claims, warnings) of the claims directory; this user's dead claims are removed."""
+    claims, warnings = [], []
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            return claims, warnings
+        return claims, ["cannot read claims_dir %s: %s" % (directory, e.strerror)]
+    now, boot_id, hidden = time.time(), current_boot_id(), proc_visibility()[1]
+    euid = os.geteuid()
+    for name in names:
+        if not name.startswith(CLAIM_PREFIX) or not name.endswith(".json"):
+            continue
+        claim, warning = read_claim(directory, name)
+        if warning is not None:
+            warnings.append(warning)
+        if claim is None:
+            continue
+        if claim_alive(claim, now, boot_id, hidden):
+            claims.append(claim)
+        elif claim["uid"] == euid:
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass
+    return claims, warnings
+
+
+def claim_use(claims, gpus, sid_of):
+    """Adds "used_mib" to each claim: per GPU UUID, the memory its job's processes (the session
+    its wrapper leads) hold there now."""
+    for claim in claims:
+        claim["used_mib"] = {}
+        for gpu in gpus:
+            if gpu.get("uuid") not in claim["gpus"]:
+                continue
+            used = 0
+            for process in gpu.get("processes") or []:
+                if claim.get("pid") is not None and sid_of(process["pid"]) == claim["pid"]:
+                    used += process.get("mem_mb") or 0
+            claim["used_mib"][gpu["uuid"]] = used
+
+
+def claims_report(request, reply):
+    """The probe's "claims": the directory, its error (an unsafe one is not read), warnings, and
+    every live claim with what its job uses on each of its GPUs."""
+    directory = claims_settings(request)[0]
+    report = {"dir": directory, "error": None, "warnings": [], "live": []}
+    try:
+        if not check_claims_dir(directory, False):
+            return report
+    except (BadEntry, OSError) as e:
+        report["error"] = str(e) if isinstance(e, BadEntry) else "claims_dir %s: %s" % (directory, e.strerror)
+        return report
+    claims, report["warnings"] = live_claims(directory)
+    sessions_by_pid = reply.get("sessions") or {}
+
+    def sid_of(pid):
+        entry = sessions_by_pid.get(str(pid))
+        return entry["sid"] if entry else None
+    claim_use(claims, reply.get("gpus") or [], sid_of)
+    report["live"] = claims
+    return report
+
+
+def fresh_gpus(agent):
+    """Every GPU's UUID, total and used memory and processes, read again now (for a launch's
+    claim check): from NVML, else from nvidia-smi; [] when neither answers."""
+    reply = empty_reply()
+    if agent.nvml is None:
+        agent.nvml = load_nvml()[0]
+    if agent.nvml is not None:
+        count = ctypes.c_uint()
+        try:
+            agent.nvml.call(("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"), ctypes.byref(count))
+        except NvmlError:
+            return []
+        gpus = []
+        for index in range(count.value):
+            gpu = empty_gpu(index)
+            try:
+                handle = agent.nvml.handle(index)
+                gpu["uuid"] = optional(agent.nvml.string, "nvmlDeviceGetUUID", handle)
+                memory(agent.nvml, handle, gpu)
+                for kind in ("Compute", "Graphics"):
+                    for pid, used in optional(process_list, agent.nvml, handle, kind) or []:
+                        if all(p["pid"] != pid for p in gpu["processes"]):
+                            gpu["processes"].append({"pid": pid, "mem_mb": None if used is None else used // MIB})
+            except NvmlError as e:
+                gpu["error"] = str(e)
+            gpus.append(gpu)
+        return gpus
+    try:
+        smi_reply(reply)
+    except RuntimeError:
+        return []
+    return reply["gpus"]
+
+
+def claim_blockers(claim, gpus, claims):
+    """Why the claim does not fit now, one sentence, or None when it fits on every GPU it names:
+    each GPU's reserved memory is what the driver counts as used plus, for every live claim on
+    it, what that claim reserved beyond what its job uses yet."""
+    for uuid in claim["gpus"]:
+        gpu = next((g for g in gpus if g.get("uuid") == uuid), None)
+        if gpu is None or gpu.get("error") or gpu.get("mem_total_mb") is None or gpu.get("mem_used_mb") is None:
+            continue  # the card cannot be read now: the queue's plan stands (it read it a moment ago)
+        others = [c for c in claims if uuid in c["gpus"]]
+        unused = sum(max(0, c["mib"] - c["used_mib"].get(uuid, 0)) for c in others)
+        reserved = gpu["mem_used_mb"] + unused
+        holders = ", ".join(describe_claim(c, uuid) for c in others)
+        if claim.get("exclusive") and (others or gpu["processes"]):
+            return "GPU %s is not empty: %s" % (uuid, holders or "%d process(es) use it" % len(gpu["processes"]))
+        exclusive = [c for c in others if c.get("exclusive")]
+        if exclusive:
+            return "GPU %s is held whole by %s" % (uuid, describe_claim(exclusive[0], uuid))
+        if reserved + claim["mib"] > gpu["mem_total_mb"]:
+            return "GPU %s has %d MiB free of %d (%d used%s), %d MiB needed" % (
+                uuid, max(0, gpu["mem_total_mb"] - reserved), gpu["mem_total_mb"], gpu["mem_used_mb"],
+                "; claims: " + holders if holders else "", claim["mib"])
+    return None
+
+
+def describe_claim(claim, uuid=None):
+    mib = max(claim["mib"], claim.get("used_mib", {}).get(uuid, 0)) if uuid else claim["mib"]
+    queue = claim.get("queue_name") or claim["queue"][:8]
+    return "%s: %.1fG reserved, job %d of queue %s" % (claim["user"], mib / 1024.0, claim["job"], queue)
+
+
+def write_claim(directory, claim):
+    """Publishes this user's claim file through a temporary name of its own (mode 0644: every
+    queue must read it)."""
+    path = os.path.join(directory, claim_name(claim["uid"], claim["queue"], claim["job"], claim["attempt"]))
+    temporary = os.path.join(directory, ".%s.%d.%s.tmp" % (os.path.basename(path), os.getpid(),
+                                                           os.urandom(4).hex()))
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), 0o644)
+            f.write(json.dumps({k: v for k, v in claim.items() if k not in ("file", "used_mib")}) + "\n")
+        os.rename(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def remove_claim(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def take_claim(entry, request, agent):
+    """For a launch that names GPUs: under the claims directory's lock, the GPUs' memory and
+    every live claim read again; returns (path of the claim written, None), or (None, why the
+    job lost its card) when it no longer fits, or (None, None) when the launch names no GPU."""
+    wanted = entry.get("claim")
+    if not isinstance(wanted, dict) or not wanted.get("gpus"):
+        return None, None
+    directory, queue, queue_name = claims_settings(request)
+    if queue is None:
+        raise BadEntry("bad request: a launch with a claim needs 'claims.queue'")
+    check_claims_dir(directory, True)
+    uid = os.geteuid()
+    try:
+        user = pwd.getpwuid(uid).pw_name
+    except KeyError:
+        user = str(uid)
+    timeout = wanted.get("timeout_s")
+    now = time.time()
+    claim = {"uid": uid, "user": user, "queue": queue, "queue_name": queue_name,
+             "job": field(entry, "id", int), "attempt": field(entry, "attempt", int),
+             "gpus": [str(uuid) for uuid in wanted["gpus"]], "mib": int(wanted.get("mib") or 0),
+             "exclusive": wanted.get("exclusive") is True, "pid": None, "start_ticks": None,
+             "boot_id": current_boot_id(), "created_at": now,
+             "expires_at": None if not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+             else now + timeout + 3600}
+    if not valid_claim(claim):
+        raise BadEntry("bad request entry: 'claim' must name GPU UUIDs and a whole number of MiB")
+    lock = open_nofollow(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        deadline = time.monotonic() + CLAIM_LOCK_S
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except (IOError, OSError) as e:
+                if e.errno not in (errno.EAGAIN, errno.EACCES) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+        mine = claim_name(uid, queue, claim["job"], claim["attempt"])
+        claims = [c for c in live_claims(directory)[0] if c["file"] != mine]
+        gpus = fresh_gpus(agent)
+        sids = {}
+
+        def sid_of(pid):
+            if pid not in sids:
+                stat = proc_stat(pid)
+                sids[pid] = stat[2] if stat else None
+            return sids[pid]
+        claim_use(claims, gpus, sid_of)
+        blocker = claim_blockers(claim, gpus, claims)
+        if blocker is not None:
+            return None, blocker
+        return write_claim(directory, claim), None
+    finally:
+        os.close(lock)  # releases the lock
+
+
+def bind_claim(path, identity):
+    """Records the wrapper in the claim: from now on the claim lives exactly as long as it."""
+    if path is None:
+        return
+    try:
+        with os.fdopen(open_nofollow(path), "rb") as f:
+            claim = json.loads(f.read(CLAIM_MAX_BYTES).decode("utf-8"))
+    except (OSError, ValueError):
+        return
+    claim["pid"], claim["start_ticks"] = identity.get("pid"), identity.get("start_ticks")
+    claim["boot_id"] = identity.get("boot_id")
+    write_claim(os.path.dirname(path), claim)
+
+
 def launch_paths(entry, request):
     """A launch entry's attempt directory, token and script, with the ledger and job root it goes
     under: the token checked, the job root trusted and the ledger folder made."""
@@ -1208,9 +1574,11 @@ def launch_paths(entry, request):
     return directory, token, script, ledger, root
 
 
-def launch_job(entry, request, job_umask, children):
+def launch_job(entry, request, job_umask, children, agent=None):
     """Starts one attempt, at most once ever: the ledger and the directory are checked under
-    a lock on the directory, and a launch the node already knows is adopted, never repeated."""
+    a lock on the directory, and a launch the node already knows is adopted, never repeated.
+    A new start that names GPUs first takes its claim (take_claim); one that no longer fits is
+    answered "lost" and nothing is written."""
     report = job_report(entry, "failed")
     del report["exit_code"], report["finished_at"], report["progress"], report["result"]
     del report["result_error"], report["log_tail"], report["failure_log"], report["reason"]
@@ -1249,13 +1617,23 @@ def launch_job(entry, request, job_umask, children):
         if identity is not None:
             report["status"] = "adopted"
         else:
-            record = {"dir": directory, "launched_at": time.time()}
-            write_atomic(os.path.join(ledger, token), json.dumps(record) + "\n")
-            write_atomic(os.path.join(directory, "token"), token + "\n")
-            write_atomic(os.path.join(directory, "run.sh"), script, 0o700)
-            write_atomic(os.path.join(directory, "exit.slot"), " " * (EXIT_SLOT_BYTES - 1) + "\n")
-            private_dirs(root, os.path.join(directory, "work"))
-            identity = start_wrapper(directory, job_umask, children, token)
+            claim, lost = take_claim(entry, request, agent or Agent.current)
+            if lost is not None:
+                report["status"], report["error"] = "lost", "lost the card: " + lost
+                return report
+            try:
+                record = {"dir": directory, "launched_at": time.time()}
+                write_atomic(os.path.join(ledger, token), json.dumps(record) + "\n")
+                write_atomic(os.path.join(directory, "token"), token + "\n")
+                write_atomic(os.path.join(directory, "run.sh"), script, 0o700)
+                write_atomic(os.path.join(directory, "exit.slot"), " " * (EXIT_SLOT_BYTES - 1) + "\n")
+                private_dirs(root, os.path.join(directory, "work"))
+                identity = start_wrapper(directory, job_umask, children, token)
+            except BaseException:
+                if claim is not None and not os.path.exists(os.path.join(directory, "armed")):
+                    remove_claim(claim)
+                raise
+            bind_claim(claim, identity)
             write_atomic(os.path.join(directory, "pid"), json.dumps(identity) + "\n")
             record["identity"] = identity
             write_atomic(os.path.join(ledger, token), json.dumps(record) + "\n")
@@ -1779,7 +2157,10 @@ def empty_reply():
 class Agent(object):
     """Answers requests; NVML is initialised once and kept for the agent's lifetime."""
 
+    current = None  # the running agent, for a launch called without one
+
     def __init__(self):
+        Agent.current = self
         self.nvml = None
         self.cpu = CpuMeter()  # kept between requests: a resident agent measures from the last one
         self.children = []  # launched wrappers not yet reaped
@@ -1801,7 +2182,7 @@ class Agent(object):
             return self.slurm_reply(request, slurm)
         kills = each(request, "kill", kill_job)
         launches = each(request, "launch",
-                        lambda entry: launch_job(entry, request, self.job_umask, self.children))
+                        lambda entry: launch_job(entry, request, self.job_umask, self.children, self))
         if any(launch.get("status") == "started" for launch in launches):
             prune_ledger(ledger_dir(request))
         reply = empty_reply()
@@ -1814,6 +2195,8 @@ class Agent(object):
         reply["jobs"] = each(request, "jobs", lambda entry: query_job(entry, lines, ledger))
         reply["logs"] = each(request, "logs", read_log)
         reply["sessions"] = sessions(reply)
+        if request.get("snapshot", True) is not False:
+            reply["claims"] = claims_report(request, reply)
         reply["launches"], reply["kills"] = launches, kills
         reply["removed_dirs"] = each(request, "remove_dirs", lambda entry: remove_job_dir(entry, request))
         return reply
