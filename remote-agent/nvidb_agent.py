@@ -1387,6 +1387,9 @@ def claims_report(request, reply):
         report["error"] = str(e) if isinstance(e, BadEntry) else "claims_dir %s: %s" % (directory, e.strerror)
         return report
     claims, report["warnings"] = live_claims(directory)
+    queue = claims_settings(request)[1]
+    for claim in claims:
+        claim["mine"] = queue is not None and claim["queue"] == queue
     sessions_by_pid = reply.get("sessions") or {}
 
     def sid_of(pid):
@@ -1471,7 +1474,7 @@ def write_claim(directory, claim):
     try:
         with os.fdopen(fd, "w") as f:
             os.fchmod(f.fileno(), 0o644)
-            f.write(json.dumps({k: v for k, v in claim.items() if k not in ("file", "used_mib")}) + "\n")
+            f.write(json.dumps({k: v for k, v in claim.items() if k not in ("file", "used_mib", "mine")}) + "\n")
         os.rename(temporary, path)
     except BaseException:
         try:

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nvidb.error.NodeException;
 import dev.nvidb.model.GpuProcess;
+import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.NodeClaims;
 import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns the agent's reply (docs/agent-protocol.md) into a {@link NodeSnapshot}, or in full into
@@ -93,7 +96,36 @@ public final class AgentReplyParser {
             gpus.add(gpu(gpu));
         }
         return new NodeSnapshot(source(root.path("source").asText("none")), text(root, "error"),
-                info(root.path("node")), text(root, "driver_version"), text(root, "cuda_version"), gpus);
+                info(root.path("node")), text(root, "driver_version"), text(root, "cuda_version"), gpus,
+                claims(root.path("claims")));
+    }
+
+    /**
+     * The node's claims; a claim the agent sent malformed (it checks every one) is left out rather
+     * than failing the probe.
+     */
+    private static NodeClaims claims(JsonNode claims) {
+        if (!claims.isObject()) {
+            return NodeClaims.NONE;
+        }
+        List<String> warnings = new ArrayList<>();
+        claims.path("warnings").forEach(warning -> warnings.add(warning.asText()));
+        List<GpuClaim> live = new ArrayList<>();
+        for (JsonNode claim : claims.path("live")) {
+            if (!claim.path("user").isTextual() || !claim.path("queue").isTextual() || !claim.path("job").canConvertToLong()
+                    || !claim.path("gpus").isArray() || !claim.path("mib").canConvertToLong()) {
+                continue;
+            }
+            List<String> uuids = new ArrayList<>();
+            claim.path("gpus").forEach(uuid -> uuids.add(uuid.asText()));
+            Map<String, Long> used = new java.util.HashMap<>();
+            claim.path("used_mib").fields().forEachRemaining(entry -> used.put(entry.getKey(),
+                    Math.max(0, entry.getValue().asLong())));
+            live.add(new GpuClaim(claim.path("user").asText(), claim.path("uid").asInt(-1), claim.path("queue").asText(),
+                    text(claim, "queue_name"), claim.path("job").asLong(), uuids, Math.max(0, claim.path("mib").asLong()),
+                    claim.path("exclusive").asBoolean(false), used, claim.path("mine").asBoolean(false)));
+        }
+        return new NodeClaims(text(claims, "dir"), text(claims, "error"), warnings, live);
     }
 
     private static String describe(String stderr) {

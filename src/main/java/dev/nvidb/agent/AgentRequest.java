@@ -25,10 +25,22 @@ import java.util.Objects;
  * @param slurm        for a Slurm node, the partition its launches go to: the agent then submits with
  *                     {@code sbatch}, follows with {@code squeue}/{@code sacct} and cancels with {@code scancel}
  *                     (docs/agent-protocol.md, "Slurm"); null for a plain node
+ * @param claims       the node's claims directory and this queue's id and name, or null for a monitor's
+ *                     probe (which reads the default directory)
  */
 public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches,
         List<KillRequest> kills, int logTailLines, boolean snapshot, List<LogRead> logs, List<DirRemoval> removeDirs,
-        SlurmTarget slurm) {
+        SlurmTarget slurm, Claims claims) {
+
+    /**
+     * Where the node keeps GPU claims, and who this queue is there (docs/sharing.md).
+     *
+     * @param dir  the claims directory on the node, or null for the agent's default ({@code /tmp/nvidb-claims})
+     * @param queue the queue's random id (its own claims are not foreign to it)
+     * @param name  the queue's name, shown to other users beside its claims
+     */
+    public record Claims(String dir, String queue, String name) {
+    }
 
     /** Lines of log tail returned for a failed job unless asked otherwise. */
     public static final int DEFAULT_LOG_TAIL_LINES = 20;
@@ -50,7 +62,7 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
     /** A request for a plain node. */
     public AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchRequest> launches, List<KillRequest> kills,
                         int logTailLines, boolean snapshot, List<LogRead> logs, List<DirRemoval> removeDirs) {
-        this(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, null);
+        this(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, null, null);
     }
 
     /** A request without directory removals. */
@@ -66,42 +78,47 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
 
     /** This request with these job queries. */
     public AgentRequest withJobs(List<JobQuery> queries) {
-        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs, removeDirs, slurm);
+        return new AgentRequest(jobRoot, queries, launches, kills, logTailLines, snapshot, logs, removeDirs, slurm, claims);
     }
 
     /** This request with these launches. */
     public AgentRequest withLaunches(List<LaunchRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs, removeDirs, slurm);
+        return new AgentRequest(jobRoot, jobs, requests, kills, logTailLines, snapshot, logs, removeDirs, slurm, claims);
     }
 
     /** This request with these kills. */
     public AgentRequest withKills(List<KillRequest> requests) {
-        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs, removeDirs, slurm);
+        return new AgentRequest(jobRoot, jobs, launches, requests, logTailLines, snapshot, logs, removeDirs, slurm, claims);
     }
 
     /** This request with another log tail length. */
     public AgentRequest withLogTailLines(int lines) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs, removeDirs, slurm);
+        return new AgentRequest(jobRoot, jobs, launches, kills, lines, snapshot, logs, removeDirs, slurm, claims);
     }
 
     /** This request without the GPU snapshot. */
     public AgentRequest withoutSnapshot() {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs, removeDirs, slurm);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, false, logs, removeDirs, slurm, claims);
     }
 
     /** This request with these log reads. */
     public AgentRequest withLogs(List<LogRead> reads) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads, removeDirs, slurm);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, reads, removeDirs, slurm, claims);
     }
 
     /** This request with these directory removals. */
     public AgentRequest withDirRemovals(List<DirRemoval> removals) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removals, slurm);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removals, slurm, claims);
     }
 
     /** This request to a Slurm node submitting to {@code target} (null: a plain node). */
     public AgentRequest withSlurm(SlurmTarget target) {
-        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, target);
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, target, claims);
+    }
+
+    /** This request with the node's claims directory and this queue's id and name. */
+    public AgentRequest withClaims(Claims settings) {
+        return new AgentRequest(jobRoot, jobs, launches, kills, logTailLines, snapshot, logs, removeDirs, slurm, settings);
     }
 
     /** The request as one line of JSON (no line breaks: strings are escaped). */
@@ -123,6 +140,11 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
         launches.forEach(launch -> {
             ObjectNode entry = starts.addObject().put("id", launch.id()).put("attempt", launch.attempt())
                     .put("token", launch.token()).put("dir", launch.dir()).put("script", launch.script());
+            if (!launch.claim().gpuUuids().isEmpty() && slurm == null) {
+                ObjectNode claim = entry.putObject("claim").put("mib", launch.claim().mib())
+                        .put("exclusive", launch.claim().exclusive()).put("timeout_s", launch.claim().timeoutSeconds());
+                launch.claim().gpuUuids().forEach(claim.putArray("gpus")::add);
+            }
             if (slurm != null) {
                 entry.put("gpus", launch.ask().gpus()).put("timeout_s", launch.ask().timeoutSeconds())
                         .put("name", launch.ask().name());
@@ -153,6 +175,9 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
                     entry.put("attempt", removal.lastAttempt());
                 }
             });
+        }
+        if (claims != null) {
+            root.putObject("claims").put("dir", claims.dir()).put("queue", claims.queue()).put("name", claims.name());
         }
         if (slurm != null) {
             root.putObject("slurm").put("partition", slurm.partition()).put("account", slurm.account())

@@ -81,9 +81,10 @@ final class JobReplyParser {
         List<LaunchReport> reports = new ArrayList<>();
         for (JsonNode launch : reply.path("launches")) {
             LaunchReport.Outcome outcome = status(launch, LaunchReport.Outcome.class, LaunchReport.Outcome.FAILED);
-            String error = outcome == LaunchReport.Outcome.FAILED ? reason(launch, true) : null;
+            boolean nothingStarted = outcome == LaunchReport.Outcome.FAILED || outcome == LaunchReport.Outcome.LOST;
+            String error = nothingStarted ? reason(launch, true) : null;
             reports.add(new LaunchReport(launch.path("id").asLong(), launch.path("attempt").asInt(), outcome,
-                    outcome == LaunchReport.Outcome.FAILED ? null : wrapper(launch), error));
+                    nothingStarted ? null : wrapper(launch), error));
         }
         return reports;
     }

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param outcome see {@link Outcome}
  * @param wrapper the wrapper's identity when started or adopted (its fields may be unknown for an
  *                adopted attempt that had already ended), else null
- * @param error   one line saying why the launch failed (disk full, permission denied, another token), else null
+ * @param error   one line saying why the launch failed (disk full, permission denied, another token) or was lost, else null
  */
 public record LaunchReport(long id, int attempt, Outcome outcome, WrapperProcess wrapper, String error) {
 
@@ -21,7 +21,12 @@ public record LaunchReport(long id, int attempt, Outcome outcome, WrapperProcess
         /** The directory already held this token and its wrapper: nothing new was started. */
         ADOPTED,
         /** Nothing was started; {@code error} says why. */
-        FAILED
+        FAILED,
+        /**
+         * Nothing was started because the job no longer fits its GPUs: another queue claimed them since
+         * the plan ({@code error} names the claims). Not a failure: the job is planned again.
+         */
+        LOST
     }
 
     public LaunchReport {

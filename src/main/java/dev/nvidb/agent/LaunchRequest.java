@@ -1,5 +1,6 @@
 package dev.nvidb.agent;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -14,8 +15,38 @@ import java.util.Objects;
  * @param script  the text of {@code run.sh}, see {@link RunScript#render}
  * @param ask     what a Slurm node asks Slurm for ({@code sbatch --gres}, {@code --time}, the name in
  *                {@code --comment}); a plain node ignores it
+ * @param claim   what a plain node claims before it starts the job
  */
-public record LaunchRequest(long id, int attempt, String token, String dir, String script, SlurmAsk ask) {
+public record LaunchRequest(long id, int attempt, String token, String dir, String script, SlurmAsk ask,
+                            Claim claim) {
+
+    /**
+     * What the launch claims on the node before it starts (docs/sharing.md): the agent checks, under
+     * the claims directory's lock, that the job still fits these GPUs, and leaves a claim there
+     * for as long as its wrapper runs.
+     *
+     * @param gpuUuids       the GPUs the job was given (none: nothing is claimed)
+     * @param mib            MiB reserved on each
+     * @param exclusive      whether the job needs each GPU empty ({@code --exclusive})
+     * @param timeoutSeconds the job's {@code --timeout}, after which (plus an hour) the claim expires, or null
+     */
+    public record Claim(List<String> gpuUuids, long mib, boolean exclusive, Long timeoutSeconds) {
+
+        /** Nothing claimed (a CPU job, a Slurm node). */
+        public static final Claim NONE = new Claim(List.of(), 0, false, null);
+
+        public Claim {
+            gpuUuids = List.copyOf(gpuUuids);
+            if (mib < 0) {
+                throw new IllegalArgumentException("a claim cannot reserve a negative amount");
+            }
+        }
+    }
+
+    /** A launch that claims nothing. */
+    public LaunchRequest(long id, int attempt, String token, String dir, String script, SlurmAsk ask) {
+        this(id, attempt, token, dir, script, ask, Claim.NONE);
+    }
 
     /**
      * The job's request as Slurm hears it.
@@ -40,6 +71,7 @@ public record LaunchRequest(long id, int attempt, String token, String dir, Stri
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(script, "script");
         ask = ask == null ? SlurmAsk.NONE : ask;
+        claim = claim == null ? Claim.NONE : claim;
         if (token.isBlank() || token.contains("\n") || dir.isBlank()) {
             throw new IllegalArgumentException("a launch needs a one-line token and a directory");
         }

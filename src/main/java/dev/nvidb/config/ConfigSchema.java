@@ -36,7 +36,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
             "connect_timeout", "auth_timeout", "command_timeout", "ssh_config", "known_hosts");
     static final List<String> SERVER_KEYS = List.of("hostname", "port", "username", "nickname", "auth",
             "identityfile", "password", "proxyjump", "gpus", "gpu_ids", "kind", "partition", "account", "qos",
-            "time_limit", "slurm_bin");
+            "time_limit", "slurm_bin", "claims_dir");
     static final List<String> VIEW_KEYS = List.of("mode", "detail", "sort", "filter", "group",
             "show_unsupported", "history", "process_pane", "mouse", "single_line");
     static final List<String> QUEUE_KEYS = List.of("include_local", "local_node_name", "tick_min_interval",

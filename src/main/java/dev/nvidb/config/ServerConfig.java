@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param gpus         GPU indices open to new queue placements; null = all, empty = none (CPU jobs only)
  * @param slurm        for a server of {@code kind: slurm}, the partition it submits to (its login node is
  *                     the host); null for a plain server
+ * @param claimsDir    where the node keeps the GPU claims every queue sharing it reads and writes
+ *                     (docs/sharing.md); null for the agent's default, {@code /tmp/nvidb-claims}
  */
 public record ServerConfig(
         String hostname,
@@ -30,7 +32,15 @@ public record ServerConfig(
         String password,
         String proxyjump,
         List<Integer> gpus,
-        dev.nvidb.model.SlurmTarget slurm) {
+        dev.nvidb.model.SlurmTarget slurm,
+        String claimsDir) {
+
+    /** A server with the default claims directory. */
+    public ServerConfig(String hostname, Integer port, String username, String nickname, AuthMethod auth,
+                        Path identityfile, String password, String proxyjump, List<Integer> gpus,
+                        dev.nvidb.model.SlurmTarget slurm) {
+        this(hostname, port, username, nickname, auth, identityfile, password, proxyjump, gpus, slurm, null);
+    }
 
     /** A plain server (not a Slurm cluster). */
     public ServerConfig(String hostname, Integer port, String username, String nickname, AuthMethod auth,
@@ -65,6 +75,7 @@ public record ServerConfig(
         return "ServerConfig[name=" + name() + ", hostname=" + hostname + ", port=" + port
                 + ", username=" + username + ", auth=" + auth.key() + ", identityfile=" + identityfile
                 + ", password=" + (password == null ? "null" : "****") + ", proxyjump=" + proxyjump
-                + ", gpus=" + gpus + (slurm == null ? "" : ", slurm=" + slurm) + "]";
+                + ", gpus=" + gpus + (slurm == null ? "" : ", slurm=" + slurm)
+                + (claimsDir == null ? "" : ", claimsDir=" + claimsDir) + "]";
     }
 }

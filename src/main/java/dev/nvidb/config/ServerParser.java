@@ -76,11 +76,23 @@ final class ServerParser {
         String password = section.string("password", null);
         ServerConfig server = new ServerConfig(hostname, section.integer("port", 1, 65535, null), username, nickname,
                 auth(section), identityFile(section), password, proxyJump(section), GpuList.read(section),
-                slurm(section, label));
+                slurm(section, label), claimsDir(section));
         if (password != null) {
             warnPassword(section, server.name());
         }
         return server;
+    }
+
+    /** {@code claims_dir}: an absolute path on the node, or {@code ~/...}; null for the default. */
+    private static String claimsDir(YamlSection section) {
+        String dir = section.string("claims_dir", null);
+        if (dir != null && (dir.isBlank() || !(dir.startsWith("/") || dir.startsWith("~/"))
+                || dir.chars().anyMatch(Character::isISOControl))) {
+            throw section.error(section.value("claims_dir").orElseThrow(),
+                    "'claims_dir' must be an absolute path on the node (or start with ~/), got " + describe(section, "claims_dir"),
+                    "the default is /tmp/nvidb-claims; every queue sharing the node must name the same folder");
+        }
+        return dir;
     }
 
     private static String label(MappingNode mapping, int position) {

@@ -2,6 +2,7 @@ package dev.nvidb.engine;
 
 import dev.nvidb.agent.ProbeReply;
 import dev.nvidb.agent.ProcessSession;
+import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.NodeSnapshot;
@@ -17,7 +18,10 @@ import java.util.Map;
  * Turns what a node reported into what the scheduler plans with: per GPU, memory held by the
  * queue's own jobs (a GPU process belongs to a job when it is in the session its wrapper
  * leads) and by everything else. Memory the driver counts but no listed process explains is
- * charged as foreign: the queue fails closed.
+ * charged as foreign: the queue fails closed. Another queue's live claim on a GPU is foreign too,
+ * charged the larger of its reservation and its job's measured use (that use is already among the
+ * foreign processes, so only the claim's part not yet allocated is added); a claim that holds the
+ * card whole ({@code --exclusive}) leaves nothing free (docs/sharing.md).
  */
 public final class Capacities {
 
@@ -107,7 +111,10 @@ public final class Capacities {
         if (gpu.blind() || gpu.processes().isEmpty() && gpu.memUsedMb() > 0 && hostsQueueJob(gpu, here)) {
             // A driver that names no process while the queue's own job runs on the card (WSL) cannot
             // tell foreign memory from ours: blind, so the job is not charged twice.
-            return GpuCapacity.blind(gpu.index(), gpu.uuid(), gpu.memTotalMb(), gpu.memUsedMb());
+            long claimed = foreignClaims(gpu, reply).stream().mapToLong(claim -> claim.exclusive()
+                    ? gpu.memTotalMb() : claim.mib()).sum();
+            return new GpuCapacity(gpu.index(), gpu.uuid(), dev.nvidb.scheduler.GpuState.BLIND, gpu.memTotalMb(),
+                    gpu.memUsedMb(), Math.min(claimed, gpu.memTotalMb()), Map.of(), foreignClaims(gpu, reply));
         }
         Map<Long, Long> jobUse = new HashMap<>();
         long foreign = 0;
@@ -121,8 +128,17 @@ public final class Capacities {
         }
         long queue = jobUse.values().stream().mapToLong(Long::longValue).sum();
         long unexplained = Math.max(0, gpu.memUsedMb() - queue);
-        return GpuCapacity.measured(gpu.index(), gpu.uuid(), gpu.memTotalMb(), gpu.memUsedMb(),
-                Math.max(foreign, unexplained), jobUse);
+        long external = Math.max(foreign, unexplained);
+        for (GpuClaim claim : foreignClaims(gpu, reply)) {
+            external = claim.exclusive() ? Math.max(external, gpu.memTotalMb()) : external + claim.unusedOn(gpu.uuid());
+        }
+        return GpuCapacity.measured(gpu.index(), gpu.uuid(), gpu.memTotalMb(), gpu.memUsedMb(), external, jobUse)
+                .withClaims(foreignClaims(gpu, reply));
+    }
+
+    /** Other queues' live claims on this GPU, as the node reported them. */
+    static List<GpuClaim> foreignClaims(GpuSnapshot gpu, ProbeReply reply) {
+        return reply.snapshot().claims().foreignOn(gpu.uuid());
     }
 
     private static long sessionOf(ProbeReply reply, GpuProcess process) {

@@ -131,8 +131,10 @@ final class Launches {
         dev.nvidb.model.JobSpec spec = launch.job().spec();
         String script = slurm ? RunScript.renderForSlurm(id, spec, launch.assignment())
                 : RunScript.render(id, spec, launch.assignment(), environment);
+        LaunchRequest.Claim claim = slurm ? LaunchRequest.Claim.NONE : new LaunchRequest.Claim(
+                launch.assignment().gpuUuids(), spec.vramMb(), spec.policy().exclusive(), spec.timeoutSeconds());
         return new LaunchRequest(id, launch.assignment().attempt(), launch.assignment().launchToken(), launch.dir(),
-                script, new LaunchRequest.SlurmAsk(spec.gpus(), spec.timeoutSeconds(), spec.name()));
+                script, new LaunchRequest.SlurmAsk(spec.gpus(), spec.timeoutSeconds(), spec.name()), claim);
     }
 
     /** Kill requests for the reaps whose process is known (pid, start time and boot id). */
@@ -159,7 +161,9 @@ final class Launches {
             }
             long id = launch.job().id();
             int attempt = launch.assignment().attempt();
-            if (report.outcome() == LaunchReport.Outcome.FAILED) {
+            if (report.outcome() == LaunchReport.Outcome.LOST) {
+                launchLost(result.node(), id, attempt, report.error(), now);
+            } else if (report.outcome() == LaunchReport.Outcome.FAILED) {
                 launchFailed(result.node(), id, attempt, report.error(), now);
             } else if (transitions.recordProcess(id, attempt, Settler.identity(report.wrapper()), now)) {
                 started.add(id);
@@ -201,6 +205,32 @@ final class Launches {
             });
         } catch (NvidbException e) {
             // The job stays placed without a process; the next tick finds it missing and tries again.
+        }
+    }
+
+    /** Launches of the last {@link #run} that lost their card to another queue's claim. */
+    int lost() {
+        return lost;
+    }
+
+    private int lost;
+
+    /**
+     * A launch the node refused because the job no longer fits its GPUs (another queue claimed
+     * them since this tick's probe): nothing started, so the job is pending again with the reason,
+     * never failed, held or alerted; the tick plans it once more (docs/sharing.md).
+     */
+    private void launchLost(String node, long id, int attempt, String error, Instant now) {
+        String why = "launch on " + node + " " + error + "; planned again";
+        try {
+            database.write("record lost launch of job " + id, conn -> {
+                if (transitions.launchLost(conn, id, attempt, why, now)) {
+                    lost++;
+                }
+                return null;
+            });
+        } catch (NvidbException e) {
+            // Recording is retried by the next tick, which finds the attempt missing on the node.
         }
     }
 

@@ -46,6 +46,26 @@ public final class QueueEngine implements AutoCloseable {
         this.settings = settings;
         this.client = client;
         this.daemon = new DaemonLink(database.file());
+        nodes.identify(this::queueId);
+    }
+
+    /**
+     * This queue's random id, made and stored in the database the first time a request to a node
+     * needs it: other queues on a shared node tell its claims from theirs by it (docs/sharing.md).
+     */
+    public String queueId() {
+        MetaStore meta = new MetaStore(database);
+        return meta.get(MetaStore.QUEUE_ID).orElseGet(() -> database.write("name the queue", conn -> {
+            java.util.Optional<String> known = meta.get(conn, MetaStore.QUEUE_ID);
+            if (known.isPresent()) {
+                return known.get();
+            }
+            byte[] bytes = new byte[8];
+            new java.security.SecureRandom().nextBytes(bytes);
+            String id = java.util.HexFormat.of().formatHex(bytes);
+            meta.put(conn, MetaStore.QUEUE_ID, id);
+            return id;
+        }));
     }
 
     public Database database() {

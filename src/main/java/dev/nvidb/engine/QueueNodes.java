@@ -32,6 +32,8 @@ public final class QueueNodes {
     private final String localJobRoot;
     private final Supplier<NodeDirectory> directory;
     private List<Node> nodes;
+    private final String queueName;
+    private volatile Supplier<String> queueId = () -> null;
     private volatile ResidentAgents residents;
     private volatile boolean owned;
 
@@ -48,6 +50,7 @@ public final class QueueNodes {
         all.addAll(servers.keySet());
         this.names = List.copyOf(all);
         this.directory = directory;
+        this.queueName = defaultLocalName;
         this.jobRoot = queue.jobRoot();
         this.localJobRoot = config.localJobRoot();
         if (localName != null) {
@@ -111,9 +114,36 @@ public final class QueueNodes {
         return server == null ? null : server.slurm();
     }
 
-    /** A plain request to {@code node}'s agent: its job root, and its partition when it is a Slurm node. */
+    /** A plain request to {@code node}'s agent: its job root, its claims directory with this queue's
+     * id and name, and its partition when it is a Slurm node. */
     public dev.nvidb.agent.AgentRequest request(String node) {
-        return dev.nvidb.agent.AgentRequest.probe(jobRoot(node)).withSlurm(slurm(node));
+        return dev.nvidb.agent.AgentRequest.probe(jobRoot(node)).withSlurm(slurm(node)).withClaims(claims(node));
+    }
+
+    /** Where {@code node} keeps GPU claims (null: the agent's default), and who this queue is there. */
+    public dev.nvidb.agent.AgentRequest.Claims claims(String node) {
+        ServerConfig server = servers.get(node);
+        return new dev.nvidb.agent.AgentRequest.Claims(server == null ? null : server.claimsDir(), queueId(), queueName);
+    }
+
+    /** This queue's random id (docs/sharing.md), or null before the engine named it. */
+    public String queueId() {
+        return queueId.get();
+    }
+
+    /** Names this queue on the nodes' claims: {@code id} is asked for once, when a request first needs it. */
+    void identify(Supplier<String> id) {
+        this.queueId = new Supplier<>() {
+            private String known;
+
+            @Override
+            public synchronized String get() {
+                if (known == null) {
+                    known = id.get();
+                }
+                return known;
+            }
+        };
     }
 
     /** The placement allowlist of a node: null for all GPUs. */

@@ -71,7 +71,30 @@ final class Tick {
         this.round = new ProbeRound(settings.agent(), settings.nodeTimeout(), nodes.residents());
     }
 
+    /**
+     * Passes a tick may add when a launch lost its card to another queue's claim (docs/sharing.md):
+     * each probes again, so the job is planned with the claim it lost to.
+     */
+    static final int REPLANS_AFTER_LOST = 2;
+
     TickReport run() {
+        TickReport report = pass();
+        for (int replans = 0; replans < REPLANS_AFTER_LOST && lostLaunches > 0; replans++) {
+            TickReport again = pass();
+            List<Long> settled = new ArrayList<>(report.settled());
+            settled.addAll(again.settled());
+            List<Long> started = new ArrayList<>(report.placed());
+            started.addAll(again.placed());
+            report = new TickReport(true, again.answered(), again.failed(), again.skipped(), settled, started,
+                    report.duration().plus(again.duration()));
+        }
+        return report;
+    }
+
+    /** Launches of the last pass that lost their card to another queue's claim. */
+    private int lostLaunches;
+
+    private TickReport pass() {
         long start = System.nanoTime();
         Instant now = clock.instant();
         TickState state = failDamaged(load(), now);
@@ -109,6 +132,7 @@ final class Tick {
                 clock.instant());
         Launches launches = new Launches(database, settings, alerts, round, clock);
         List<Long> started = launches.run(nodes, answers, placed, relaunch);
+        lostLaunches = launches.lost();
         return new TickReport(true, answered(answers), failed(answers), skipped, settled, started,
                 Duration.ofNanos(System.nanoTime() - start));
     }

@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param externalMb memory held by processes the queue did not start, as measured (0 when none
  *                   or not measurable); the scheduler charges at least this much as foreign
  * @param jobUseMb   measured memory of each queue job on this GPU, by job id (empty on blind GPUs)
+ * @param claims     other queues' live claims on this GPU (already charged in {@code externalMb}),
+ *                   named by pending reasons and {@code job why} (docs/sharing.md)
  */
 public record GpuCapacity(
         int index,
@@ -24,11 +26,19 @@ public record GpuCapacity(
         Long totalMb,
         Long usedMb,
         long externalMb,
-        Map<Long, Long> jobUseMb) {
+        Map<Long, Long> jobUseMb,
+        java.util.List<dev.nvidb.model.GpuClaim> claims) {
+
+    /** A GPU no other queue claims. */
+    public GpuCapacity(int index, String uuid, GpuState state, Long totalMb, Long usedMb, long externalMb,
+                       Map<Long, Long> jobUseMb) {
+        this(index, uuid, state, totalMb, usedMb, externalMb, jobUseMb, java.util.List.of());
+    }
 
     public GpuCapacity {
         Objects.requireNonNull(state, "state");
         jobUseMb = Map.copyOf(jobUseMb);
+        claims = claims == null ? java.util.List.of() : java.util.List.copyOf(claims);
         if (index < 0 || externalMb < 0 || negative(totalMb) || negative(usedMb)
                 || jobUseMb.values().stream().anyMatch(mib -> mib < 0)) {
             throw new IllegalArgumentException("GPU " + index + ": index and memory figures cannot be negative");
@@ -59,6 +69,11 @@ public record GpuCapacity(
      */
     public static GpuCapacity unknown(int index, String uuid, Long lastKnownTotalMb) {
         return new GpuCapacity(index, uuid, GpuState.UNKNOWN, lastKnownTotalMb, null, 0, Map.of());
+    }
+
+    /** This GPU with other queues' claims on it, charged in {@code externalMb}. */
+    public GpuCapacity withClaims(java.util.List<dev.nvidb.model.GpuClaim> foreign) {
+        return new GpuCapacity(index, uuid, state, totalMb, usedMb, externalMb, jobUseMb, foreign);
     }
 
     private static boolean negative(Long mib) {

@@ -136,7 +136,18 @@ final class PendingReasons {
         if (best.isEmpty()) {
             return slotsFull();
         }
-        return "best: " + best.get().label() + " has " + Math.max(0, best.get().freeMb) + " MiB free";
+        return "best: " + best.get().label() + " has " + Math.max(0, best.get().freeMb) + " MiB free"
+                + claimedBy(best.get());
+    }
+
+    /** "; claimed by alice: 16.0G reserved, job 12 of queue laptop" for a GPU other queues claim, else "". */
+    static String claimedBy(GpuSlot slot) {
+        if (slot.gpu.claims().isEmpty()) {
+            return "";
+        }
+        List<String> named = slot.gpu.claims().stream().limit(3).map(claim -> claim.describe(slot.gpu.uuid())).toList();
+        int more = slot.gpu.claims().size() - named.size();
+        return "; claimed by " + String.join("; ", named) + (more > 0 ? " and " + more + " more" : "");
     }
 
     private String multiGpuDetail(JobSpec spec, List<ClusterNode> usable) {

@@ -53,6 +53,15 @@ public final class JobTransitions {
                             result = NULL, unverified_since = NULL, measured_mb = NULL, failure_class = NULL
             WHERE id = ? AND state = ? AND attempt = ? AND (? = 0 OR attempt - oom_retries <= max_retries)
             """;
+    /** A launch lost to another queue's claim: as {@link #REQUEUE} of a launch, its failures kept as they were. */
+    private static final String LOST_LAUNCH = """
+            UPDATE jobs SET state = 'pending', last_error = ?,
+                            node = NULL, gpu_ids = NULL, gpu_uuids = NULL,
+                            launch_token = NULL, job_dir = NULL, started_at = NULL, finished_at = NULL, pid = NULL,
+                            pgid = NULL, proc_start_time = NULL, boot_id = NULL, exit_code = NULL, progress = NULL,
+                            result = NULL, unverified_since = NULL, measured_mb = NULL, failure_class = NULL
+            WHERE id = ? AND state = 'running' AND attempt = ? AND pid IS NULL
+            """;
     /** An out-of-memory failure back to pending with more memory, while its OOM retries last. */
     private static final String OOM_RETRY = """
             UPDATE jobs SET state = 'pending', last_error = ?, vram_mb = ?, oom_retries = oom_retries + 1,
@@ -290,6 +299,24 @@ public final class JobTransitions {
     public boolean launchFailed(Connection connection, long jobId, int attempt, String reason, Instant now)
             throws SQLException {
         return backToPending(connection, jobId, new Expected(JobState.RUNNING, attempt), reason, false, true, now);
+    }
+
+    /**
+     * A launch the node refused because another queue claimed the GPUs first: back to pending with
+     * {@code reason}, its launch failures unchanged and no kill owed (nothing started).
+     */
+    public boolean launchLost(Connection connection, long jobId, int attempt, String reason, Instant now)
+            throws SQLException {
+        int changed = Columns.update(connection, LOST_LAUNCH, reason, jobId, attempt);
+        if (changed == 0) {
+            return false;
+        }
+        Map<String, Object> detail = new HashMap<>();
+        detail.put("from", JobState.RUNNING.key());
+        detail.put("attempt", attempt);
+        detail.put("reason", reason);
+        events.append(connection, now, jobId, null, EventKind.REQUEUED, detail);
+        return true;
     }
 
     private boolean backToPending(Connection connection, long jobId, Expected expected, String reason, boolean retry,
