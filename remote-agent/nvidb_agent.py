@@ -1200,11 +1200,13 @@ def failure_log(directory):
 # ahead only when the job still fits; it then leaves a claim file there until its wrapper ends.
 # Every probe reports the live claims, so other queues charge them as foreign memory.
 
-DEFAULT_CLAIMS_DIR = "/tmp/nvidb-claims"
+# The claims directory when the request names none: NVIDB_CLAIMS_DIR of the node's environment, else
+# /tmp/nvidb-claims.
+DEFAULT_CLAIMS_DIR = os.environ.get("NVIDB_CLAIMS_DIR") or "/tmp/nvidb-claims"
 CLAIM_PREFIX = "claim-"
 CLAIM_MAX_BYTES = 4096
-# A claim written before its wrapper started (or by an agent that died before recording the
-# wrapper) lives this long without a pid.
+# A claim written before its wrapper started lives while the agent that wrote it does, and at most
+# this long without a wrapper.
 CLAIM_PENDING_S = 120
 CLAIM_LOCK_S = 10  # the longest a launch waits for another agent's claim check
 
@@ -1312,6 +1314,7 @@ def valid_claim(claim):
         and all(text(uuid) for uuid in claim["gpus"]) and whole(claim.get("mib")) \
         and isinstance(claim.get("exclusive", False), bool) and whole(claim.get("pid"), True) \
         and whole(claim.get("start_ticks"), True) and text(claim.get("boot_id"), True) \
+        and whole(claim.get("agent_pid"), True) and whole(claim.get("agent_ticks"), True) \
         and isinstance(claim.get("created_at"), (int, float)) \
         and (claim.get("expires_at") is None or isinstance(claim.get("expires_at"), (int, float)))
 
@@ -1325,7 +1328,11 @@ def claim_alive(claim, now, boot_id, hidden):
     if claim.get("boot_id") is not None and claim["boot_id"] != boot_id:
         return False
     if claim.get("pid") is None or claim.get("start_ticks") is None:
-        return claim["created_at"] > now - CLAIM_PENDING_S
+        if claim["created_at"] <= now - CLAIM_PENDING_S:
+            return False
+        if claim.get("agent_pid") is None or claim.get("agent_ticks") is None or hidden and claim["uid"] != os.geteuid():
+            return True
+        return alive(claim["agent_pid"], claim["agent_ticks"], boot_id)
     if hidden and claim["uid"] != os.geteuid():
         return True
     return alive(claim["pid"], claim["start_ticks"], boot_id)
@@ -1514,6 +1521,7 @@ def take_claim(entry, request, agent):
              "job": field(entry, "id", int), "attempt": field(entry, "attempt", int),
              "gpus": [str(uuid) for uuid in wanted["gpus"]], "mib": int(wanted.get("mib") or 0),
              "exclusive": wanted.get("exclusive") is True, "pid": None, "start_ticks": None,
+             "agent_pid": os.getpid(), "agent_ticks": (proc_stat(os.getpid()) or (None,) * 4)[3],
              "boot_id": current_boot_id(), "created_at": now,
              "expires_at": None if not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
              else now + timeout + 3600}

@@ -1,5 +1,6 @@
 package dev.nvidb.output;
 
+import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.PcieSnapshot;
@@ -36,7 +37,23 @@ public record JsonGpu(
         String ownership,
         String error,
         JsonPcie pcie,
-        List<JsonProcess> processes) {
+        List<JsonProcess> processes,
+        List<JsonClaim> claims) {
+
+    /**
+     * A live claim on the GPU (docs/sharing.md): who reserved how much for which job of which queue,
+     * what that job uses there now, and whether it is the asking queue's own ({@code own_queue};
+     * always false in the monitor, which is no queue).
+     */
+    public record JsonClaim(String user, int uid, String queue, String queueId, long jobId, long reservedMb,
+                            long usedMb, boolean exclusive, boolean ownQueue, String text) {
+
+        static List<JsonClaim> of(List<GpuClaim> claims, String uuid) {
+            return claims.stream().map(claim -> new JsonClaim(claim.user(), claim.uid(), claim.queueName(),
+                    claim.queueId(), claim.jobId(), claim.mib(), claim.usedMib().getOrDefault(uuid, 0L), claim.exclusive(),
+                    claim.ownQueue(), claim.describe(uuid))).toList();
+        }
+    }
 
     /**
      * A process on a GPU; {@code managed} is true for the queue's own jobs. The host figures
@@ -85,6 +102,11 @@ public record JsonGpu(
 
     /** The monitor's view of a GPU: no queue, so everything in use is external. */
     public static JsonGpu monitored(String node, GpuSnapshot gpu) {
+        return monitored(node, gpu, List.of());
+    }
+
+    /** The monitor's view of a GPU with the node's live claims on it. */
+    public static JsonGpu monitored(String node, GpuSnapshot gpu, List<GpuClaim> claims) {
         String attribution = !gpu.healthy() ? "unknown" : gpu.blind() ? "blind" : "measured";
         Long external = gpu.healthy() ? gpu.memUsedMb() : null;
         Long queue = gpu.healthy() ? 0L : null;
@@ -93,6 +115,7 @@ public record JsonGpu(
                 gpu.memUsedPercent(), gpu.utilPercent(), gpu.memUtilPercent(), gpu.temperatureC(), gpu.powerW(),
                 gpu.powerLimitW(), external, queue, reserved, gpu.memFreeMb(), attribution,
                 !gpu.healthy() ? "unknown" : gpu.processes().isEmpty() ? "free" : "external", gpu.error(),
-                JsonPcie.of(gpu.pcie()), gpu.processes().stream().map(JsonProcess::unmanaged).toList());
+                JsonPcie.of(gpu.pcie()), gpu.processes().stream().map(JsonProcess::unmanaged).toList(),
+                JsonClaim.of(claims, gpu.uuid()));
     }
 }

@@ -71,6 +71,7 @@ public record JsonMonitor(int schemaVersion, boolean ok, JsonCapacity capacity, 
         return new JsonMonitorNode(result.node(), result.address(), status, snapshot.error(),
                 snapshot.source().name().toLowerCase().replace('_', '-'), info.hostname(), info.bootId(), info.load(),
                 info.cpuCount(), info.diskFreeMb(), snapshot.driverVersion(), snapshot.cudaVersion(), millis,
-                snapshot.gpus().stream().map(gpu -> JsonGpu.monitored(result.node(), gpu)).toList());
+                snapshot.gpus().stream().map(gpu -> JsonGpu.monitored(result.node(), gpu,
+                        snapshot.claims().on(gpu.uuid()))).toList());
     }
 }

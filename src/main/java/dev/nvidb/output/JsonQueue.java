@@ -110,7 +110,7 @@ public final class JsonQueue {
                 gpu.powerLimitW(), budget == null ? null : budget.externalMb(),
                 budget == null ? null : budget.queueUsedMb(), budget == null ? null : budget.reservedMb(),
                 budget == null ? null : budget.freeMb(), view.attribution(), view.ownership(), gpu.error(),
-                JsonGpu.JsonPcie.of(gpu.pcie()), processes);
+                JsonGpu.JsonPcie.of(gpu.pcie()), processes, JsonGpu.JsonClaim.of(view.claims(), gpu.uuid()));
     }
 
     private static JsonGpu.JsonProcess process(GpuProcess process, GpuView view) {

@@ -47,7 +47,7 @@ public final class JsonWhy {
      */
     public record Gpu(int index, String uuid, String state, Long totalMb, Long externalMb, Long queueReservedMb,
                       Long queueChargedMb, Long plannedMb, Long headroomMb, Long freeMb, int jobs, Long keptFor,
-                      String verdict, String message) {
+                      String verdict, String message, List<String> claims) {
     }
 
     public record Fit(String verdict, String node, List<Integer> gpuIds, List<String> gpuUuids, List<Long> keptFor,
@@ -87,7 +87,7 @@ public final class JsonWhy {
         return new Gpu(gpu.index(), gpu.uuid(), gpu.state().name().toLowerCase(Locale.ROOT), gpu.totalMb(),
                 known ? budget.externalMb() : null, known ? budget.reservedMb() : null,
                 known ? budget.chargedMb() : null, known ? gpu.plannedMb() : null, known ? headroomMb : null,
-                gpu.freeMb(), gpu.jobs(), gpu.keptFor(), gpu.kind().key(), gpu.message());
+                gpu.freeMb(), gpu.jobs(), gpu.keptFor(), gpu.kind().key(), gpu.message(), gpu.claims());
     }
 
     private static Fit fit(Explanation.Fit fit) {

@@ -150,6 +150,17 @@ public final class MonitorText {
         }
         for (GpuSnapshot gpu : snapshot.gpus()) {
             gpu(out, gpu, width, columns, style);
+            for (var claim : snapshot.claims().on(gpu.uuid())) {
+                out.append(Units.fit("      claimed by " + Printable.of(claim.describe(gpu.uuid())), Math.max(width, 40)))
+                        .append('\n');
+            }
+        }
+        if (snapshot.claims().error() != null) {
+            out.append("  ").append(style.warn("claims:")).append(' ').append(Printable.of(snapshot.claims().error()))
+                    .append('\n');
+        }
+        for (String warning : snapshot.claims().warnings()) {
+            out.append("  ").append(style.warn("claims:")).append(' ').append(Printable.of(warning)).append('\n');
         }
     }
 

@@ -163,6 +163,12 @@ public final class QueueText {
         }
         for (GpuView gpu : node.gpus()) {
             gpu(out, gpu, layout.model());
+            for (var claim : gpu.claims()) {
+                if (!claim.ownQueue()) {
+                    out.append(Units.fit("       claimed by " + Printable.of(claim.describe(gpu.gpu().uuid())), layout.width()))
+                            .append('\n');
+                }
+            }
             if (processes) {
                 for (GpuProcess process : gpu.gpu().processes()) {
                     Long job = gpu.jobOfPid().get(process.pid());

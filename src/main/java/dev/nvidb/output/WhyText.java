@@ -111,6 +111,9 @@ public final class WhyText {
                     budget == null ? "-" : String.valueOf(budget.externalMb()), queue,
                     gpu.freeMb() == null ? "-" : String.valueOf(Math.max(0, gpu.freeMb())));
             lines.add(row + Units.fit(gpu.message(), WIDTH - row.length()));
+            for (String claim : gpu.claims()) {
+                wrap(lines, "          ", "claimed by " + Printable.of(claim));
+            }
         }
     }
 

@@ -12,9 +12,21 @@ import java.util.Map;
  * @param budget      external, reserved, charged and free memory; null when the GPU's state is unknown
  * @param attribution {@code measured}, {@code blind} or {@code unknown}
  * @param jobOfPid    queue job id by process id, for the processes the queue started
+ * @param claims      the live claims on the card at the node's last answer, this queue's and others'
+ *                    (docs/sharing.md)
  * @see #ownership()
  */
-public record GpuView(GpuSnapshot gpu, GpuBudget budget, String attribution, Map<Long, Long> jobOfPid) {
+public record GpuView(GpuSnapshot gpu, GpuBudget budget, String attribution, Map<Long, Long> jobOfPid,
+                      java.util.List<dev.nvidb.model.GpuClaim> claims) {
+
+    /** A card no queue claims. */
+    public GpuView(GpuSnapshot gpu, GpuBudget budget, String attribution, Map<Long, Long> jobOfPid) {
+        this(gpu, budget, attribution, jobOfPid, java.util.List.of());
+    }
+
+    public GpuView {
+        claims = claims == null ? java.util.List.of() : java.util.List.copyOf(claims);
+    }
 
     /**
      * Who the GPU belongs to right now, failing closed: {@code unknown} when its state could not
@@ -29,7 +41,8 @@ public record GpuView(GpuSnapshot gpu, GpuBudget budget, String attribution, Map
             return "unknown";
         }
         boolean foreign = gpu.processes().stream().anyMatch(process -> !jobOfPid.containsKey(process.pid()))
-                || "blind".equals(attribution) && budget.externalMb() > 0;
+                || "blind".equals(attribution) && budget.externalMb() > 0
+                || claims.stream().anyMatch(claim -> !claim.ownQueue());
         if (foreign) {
             return "external";
         }

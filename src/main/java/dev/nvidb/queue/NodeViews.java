@@ -69,14 +69,15 @@ final class NodeViews {
                 case BLIND -> "blind";
                 case UNKNOWN -> "unknown";
             };
-            views.add(new GpuView(gpu, budget, attribution, jobOfPid));
+            views.add(new GpuView(gpu, budget, attribution, jobOfPid, reply.snapshot().claims().on(gpu.uuid())));
         }
         return views;
     }
 
     /** A node that stopped answering offers nothing: its GPUs as last seen, with no budget. */
     private static List<GpuView> lastKnown(ProbeReply reply) {
-        return reply.snapshot().gpus().stream().map(gpu -> new GpuView(gpu, null, "unknown", Map.of())).toList();
+        return reply.snapshot().gpus().stream().map(gpu -> new GpuView(gpu, null, "unknown", Map.of(),
+                reply.snapshot().claims().on(gpu.uuid()))).toList();
     }
 
     private static ProbeReply lastReply(String name, NodeRecord record) {

@@ -208,9 +208,14 @@ public record Explanation(long jobId, int gpus, long vramMb, String node, Schedu
      * @param keptFor   the job it is kept for (possibly this one), or null
      * @param kind      its verdict
      * @param message   one line with the figures
+     * @param claims    other queues' claims on it, each as "alice: 16.0G reserved, job 12 of queue laptop"
      */
     public record GpuVerdict(int index, String uuid, GpuState state, Long totalMb, GpuBudget budget, long plannedMb,
-                             Long freeMb, int jobs, Long keptFor, GpuKind kind, String message) {
+                             Long freeMb, int jobs, Long keptFor, GpuKind kind, String message, List<String> claims) {
+
+        public GpuVerdict {
+            claims = List.copyOf(claims);
+        }
     }
 
     /** Where the job would go first once its own blockers are gone. */

@@ -47,6 +47,11 @@ final class LocalAgent {
         return home;
     }
 
+    /** The node's default claims directory (NVIDB_CLAIMS_DIR): beside its home. */
+    Path claimsDir() {
+        return home.resolveSibling("claims");
+    }
+
     /** Sends one request; the agent must answer and exit (its job processes may live on). */
     ProbeReply send(AgentRequest request) {
         return send(request.toJson());
@@ -156,6 +161,7 @@ final class LocalAgent {
         env.put("PATH", bin + ":" + FakeGpuState.binDir() + ":/usr/bin:/bin");
         env.put("HOME", home.toString());
         env.put("LANG", "C.UTF-8");
+        env.put("NVIDB_CLAIMS_DIR", claimsDir().toString());
         return builder.start();
     }
 }

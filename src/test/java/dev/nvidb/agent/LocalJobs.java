@@ -139,6 +139,35 @@ abstract class LocalJobs {
         }
     }
 
+    /** Kills this process group (and its session) when the test ends. */
+    void remember(long group) {
+        groups.add(group);
+    }
+
+    /** Kills every job started so far (SIGKILL to each group and session) and waits until their wrappers are gone. */
+    void killAll() {
+        killLeftovers();
+        for (long group : groups) {
+            Polling.until(TIMEOUT, () -> isRunning(group), running -> !running, "wrapper " + group + " to end");
+        }
+        groups.clear();
+    }
+
+    /** What {@code command} printed on stdout and stderr. */
+    static String output(String... command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String text = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            process.waitFor();
+            return text;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     static void run(String... command) {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

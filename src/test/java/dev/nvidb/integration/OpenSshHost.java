@@ -31,7 +31,10 @@ final class OpenSshHost implements AutoCloseable {
     private final int port;
     private Process sshd;
 
-    private OpenSshHost(String name, String address, String user, Path dir, Path config, int port) {
+    private final Path state;
+
+    private OpenSshHost(String name, String address, String user, Path dir, Path config, int port, Path state) {
+        this.state = state;
         this.name = name;
         this.address = address;
         this.user = user;
@@ -53,14 +56,33 @@ final class OpenSshHost implements AutoCloseable {
     static OpenSshHost start(String name, String address, String user, Path workDir, Path clientPublicKey,
                              Path fakeNvmlDir, boolean withPython, java.util.Map<String, String> environment)
             throws IOException, InterruptedException {
+        return start(name, address, java.util.Map.of(user, clientPublicKey), workDir, fakeNvmlDir, withPython,
+                environment, SHARED.resolve("state-" + user));
+    }
+
+    /**
+     * Starts one host that several users log in to (each with its own client key), whose sessions
+     * all see the same GPUs: a node shared by a lab. {@link #username()} is the first user named.
+     */
+    static OpenSshHost startShared(String name, String address, java.util.LinkedHashMap<String, Path> userKeys,
+                                   Path workDir, Path fakeNvmlDir) throws IOException, InterruptedException {
+        return start(name, address, userKeys, workDir, fakeNvmlDir, true, java.util.Map.of(),
+                SHARED.resolve("state-shared-" + name));
+    }
+
+    private static OpenSshHost start(String name, String address, java.util.Map<String, Path> userKeys, Path workDir,
+                                     Path fakeNvmlDir, boolean withPython, java.util.Map<String, String> environment,
+                                     Path state) throws IOException, InterruptedException {
         Prerequisites.requireOpenSsh();
         Path dir = Files.createDirectories(workDir.resolve("sshd-" + name));
-        Path home = ensureUser(user);
         Path fake = shareFakeNvml(fakeNvmlDir);
         Path keys = Files.createDirectories(SHARED.resolve("keys"));
-        Files.copy(clientPublicKey, keys.resolve(user), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        world(keys.resolve(user));
-        Path state = SHARED.resolve("state-" + user);
+        for (var entry : userKeys.entrySet()) {
+            ensureUser(entry.getKey());
+            Files.copy(entry.getValue(), keys.resolve(entry.getKey()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            world(keys.resolve(entry.getKey()));
+        }
+        String user = userKeys.keySet().iterator().next();
         if (!Files.exists(state)) {
             Files.writeString(state, "");
         }
@@ -79,16 +101,17 @@ final class OpenSshHost implements AutoCloseable {
                 "KbdInteractiveAuthentication no",
                 "PubkeyAuthentication yes",
                 "AuthorizedKeysFile " + keys + "/%u",
-                "AllowUsers " + user,
+                "AllowUsers " + String.join(" ", userKeys.keySet()),
                 "MaxStartups 200",
                 "MaxSessions 100",
                 "LogLevel ERROR",
                 "SetEnv LD_LIBRARY_PATH=" + fake.resolve("lib") + " NVIDB_FAKE_NVML_STATE=" + state + " PATH=" + path
+                        + " NVIDB_CLAIMS_DIR=/tmp/nvidb-it-claims-" + name + "-" + port  // each host a machine of its own
                         + environment.entrySet().stream().map(entry -> " " + entry.getKey() + "=" + entry.getValue())
                                 .collect(java.util.stream.Collectors.joining()),
                 ""));
         Files.createDirectories(Path.of("/run/sshd"));
-        OpenSshHost host = new OpenSshHost(name, address, user, dir, config, port);
+        OpenSshHost host = new OpenSshHost(name, address, user, dir, config, port, state);
         host.startDaemon();
         return host;
     }
@@ -126,7 +149,7 @@ final class OpenSshHost implements AutoCloseable {
 
     /** The fake NVML state file this host's sessions read. */
     Path gpuStateFile() {
-        return SHARED.resolve("state-" + user);
+        return state;
     }
 
     /** The host's public key line ({@code ssh-ed25519 AAAA... name}). */

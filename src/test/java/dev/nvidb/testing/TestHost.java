@@ -107,6 +107,11 @@ public final class TestHost implements AutoCloseable {
         return file;
     }
 
+    /** Where this host's agents keep GPU claims (NVIDB_CLAIMS_DIR): a folder of this host's own. */
+    public Path claimsDir() {
+        return dir.resolve("claims");
+    }
+
     /** The environment every command on this host sees. */
     public Map<String, String> environment() {
         return environment;
@@ -213,6 +218,7 @@ public final class TestHost implements AutoCloseable {
         Path lib = options.libDir() != null ? options.libDir() : fakeNvml.resolve("lib");
         env.put("LD_LIBRARY_PATH", lib.toString());
         env.put("NVIDB_FAKE_NVML_STATE", gpuStateFile().toString());
+        env.put("NVIDB_CLAIMS_DIR", claimsDir().toString()); // each host is a machine of its own
         String path = options.python()
                 ? fakeNvml.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin"
                 : fakeNvml.resolve("bin") + ":" + ToolFolder.withoutPython(dir.resolve("bin"));

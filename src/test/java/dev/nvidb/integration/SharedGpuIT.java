@@ -1,0 +1,201 @@
+package dev.nvidb.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nvidb.testing.FakeGpuState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two lab members share one node (docs/sharing.md): each has a queue of their own (their own
+ * {@code NVIDB_HOME}, logging in to the node as their own Unix user over real OpenSSH), and the
+ * node has one 24 GiB GPU. Their claims on the node keep them from booking the card twice.
+ */
+class SharedGpuIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ALICE = "nvidbsa";
+    private static final String BOB = "nvidbsb";
+    private static OpenSshHost node;
+    private static Path aliceHome;
+    private static Path bobHome;
+    private static Path claims;
+
+    @BeforeAll
+    static void startNode() throws Exception {
+        Prerequisites.requireOpenSsh();
+        Path work = Files.createTempDirectory("nvidb-shared-gpu");
+        aliceHome = work.resolve("alice");
+        bobHome = work.resolve("bob");
+        LinkedHashMap<String, Path> keys = new LinkedHashMap<>();
+        keys.put(ALICE, OpenSshHost.clientHome(aliceHome));
+        keys.put(BOB, OpenSshHost.clientHome(bobHome));
+        Path fake = Path.of(System.getProperty("nvidb.fake.nvml.dir"));
+        node = OpenSshHost.startShared("shared-1", "127.0.0.41", keys, work, fake);
+        FakeGpuState.create().gpu(0, "NVIDIA RTX 4090", 24576).uuid(0, "GPU-shared-4090").used(0, 0)
+                .writeTo(node.gpuStateFile());
+        claims = Path.of("/tmp/nvidb-it-shared-claims-" + ProcessHandle.current().pid());
+        for (Path home : List.of(aliceHome, bobHome)) {
+            String user = home == aliceHome ? ALICE : BOB;
+            Path ssh = home.resolve(".ssh");
+            Files.writeString(ssh.resolve("config"), "Host shared-1\n  HostName " + node.address() + "\n  Port "
+                    + node.port() + "\n  User " + user + "\n");
+            Files.writeString(ssh.resolve("known_hosts"), node.knownHostsLine() + "\n");
+            Path nvidb = Files.createDirectories(home.resolve(".nvidb"));
+            Files.writeString(nvidb.resolve("queue.yml"), "servers:\n  - hostname: shared-1\n    claims_dir: \"" + claims
+                    + "\"\nqueue:\n  kill_grace_seconds: 1\n");
+        }
+    }
+
+    @AfterAll
+    static void stopNode() throws Exception {
+        if (node != null) {
+            node.close();
+        }
+        OpenSshHost.exitCode("pkill", "-KILL", "-u", ALICE);
+        OpenSshHost.exitCode("pkill", "-KILL", "-u", BOB);
+        OpenSshHost.exitCode("rm", "-rf", claims.toString());
+    }
+
+    @AfterEach
+    void endEveryJob() throws Exception {
+        for (Path home : List.of(aliceHome, bobHome)) {
+            for (JsonNode job : json(home, "job", "ls", "--json").get("jobs")) {
+                String state = job.get("state").asText();
+                if (state.equals("pending") || state.equals("running")) {
+                    nvidb(home, "job", "cancel", job.get("id").asText());
+                }
+            }
+        }
+        OpenSshHost.exitCode("pkill", "-KILL", "-u", ALICE);
+        OpenSshHost.exitCode("pkill", "-KILL", "-u", BOB);
+        Thread.sleep(200);
+        for (Path home : List.of(aliceHome, bobHome)) {
+            nvidb(home, "queue", "status", "--json"); // each owner's probe removes its dead claims
+        }
+    }
+
+    private static Launcher.Run nvidb(Path home, String... args) throws Exception {
+        return Launcher.run(Map.of("HOME", home.toString(), "PATH", System.getenv("PATH")), args);
+    }
+
+    private static JsonNode json(Path home, String... args) throws Exception {
+        Launcher.Run run = nvidb(home, args);
+        assertEquals(0, run.exitCode(), run.stdout() + run.stderr());
+        return JSON.readTree(run.stdout());
+    }
+
+    private static long submit(Path home, String... command) throws Exception {
+        List<String> args = new ArrayList<>(List.of("job", "submit", "--json", "--vram", "16G", "--"));
+        args.addAll(List.of(command));
+        return json(home, args.toArray(String[]::new)).at("/job/id").asLong();
+    }
+
+    /** The job as {@code job show --json} reports it after a tick of its queue. */
+    private static JsonNode job(Path home, long id) throws Exception {
+        json(home, "queue", "tick", "--json");
+        return json(home, "job", "show", "--json", String.valueOf(id)).get("job");
+    }
+
+    private static JsonNode awaitState(Path home, long id, String state) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            JsonNode job = job(home, id);
+            if (job.get("state").asText().equals(state)) {
+                return job;
+            }
+            assertTrue(System.nanoTime() < deadline, "job " + id + " is " + job + ", not " + state);
+            Thread.sleep(200);
+        }
+    }
+
+    /** Live claim files on the node and the MiB they reserve in all. */
+    private static long reservedOnTheNode() throws Exception {
+        long total = 0;
+        if (!Files.isDirectory(claims)) {
+            return 0;
+        }
+        try (var files = Files.list(claims)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("claim-")).toList()) {
+                JsonNode claim = JSON.readTree(Files.readString(file));
+                if (claim.get("pid").isNull() || Files.exists(Path.of("/proc/" + claim.get("pid").asLong()))) {
+                    total += claim.get("mib").asLong();
+                }
+            }
+        }
+        return total;
+    }
+
+    @Test
+    void theSecondUsersJobWaitsNamingTheFirstUsersClaimAndStartsOnceItEnds() throws Exception {
+        long alices = submit(aliceHome, "sleep", "120");
+        JsonNode running = awaitState(aliceHome, alices, "running");
+        assertEquals("shared-1", running.get("node").asText());
+
+        long bobs = submit(bobHome, "echo", "bob ran");
+        JsonNode pending = awaitState(bobHome, bobs, "pending");
+        Thread.sleep(1500);
+        pending = job(bobHome, bobs);
+        assertEquals("pending", pending.get("state").asText(), "32 GiB never reserved on a 24 GiB card");
+        String reason = pending.get("pending_reason").asText();
+        assertTrue(reason.contains(ALICE + ": 16.0G reserved, job " + alices + " of queue"), reason);
+
+        Launcher.Run why = nvidb(bobHome, "job", "why", String.valueOf(bobs));
+        assertTrue(why.stdout().contains("claimed by " + ALICE), why.stdout() + why.stderr());
+        Launcher.Run nodes = nvidb(bobHome, "queue", "nodes");
+        assertTrue(nodes.stdout().contains("claimed by " + ALICE), nodes.stdout() + nodes.stderr());
+        JsonNode once = json(bobHome, "--once", "--remote", "--json");
+        assertEquals(ALICE, once.at("/nodes/0/gpus/0/claims/0/user").asText(), once.toString());
+
+        // kill -9 of alice's job, wrapper and all: bob's next tick sees the card free and starts his job.
+        running = job(aliceHome, alices);
+        assertEquals(0, OpenSshHost.exitCode("pkill", "-KILL", "-s", running.get("pid").asText()));
+        JsonNode started = awaitState(bobHome, bobs, "completed");
+        assertEquals("shared-1", started.get("node").asText());
+    }
+
+    @Test
+    void twoQueuesSubmittingAtOnceNeverReserveMoreThanTheCard() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 5; round++) {
+                List<Future<Long>> ids = new ArrayList<>();
+                for (Path home : List.of(aliceHome, bobHome)) {
+                    ids.add(pool.submit(() -> submit(home, "sleep", "60")));
+                }
+                long alices = ids.get(0).get();
+                long bobs = ids.get(1).get();
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                int runningNow;
+                do {
+                    List<Future<JsonNode>> states = List.of(pool.submit(() -> job(aliceHome, alices)),
+                            pool.submit(() -> job(bobHome, bobs)));
+                    runningNow = 0;
+                    for (Future<JsonNode> state : states) {
+                        runningNow += state.get().get("state").asText().equals("running") ? 1 : 0;
+                    }
+                    assertTrue(runningNow <= 1, "round " + round + ": both 16 GiB jobs run on one 24 GiB card");
+                    assertTrue(reservedOnTheNode() <= 24576, "round " + round + ": claims over the card");
+                } while (runningNow == 0 && System.nanoTime() < deadline);
+                assertEquals(1, runningNow, "round " + round + ": one of the two runs");
+                endEveryJob();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
