@@ -50,22 +50,13 @@ public final class QueueEngine implements AutoCloseable {
     }
 
     /**
-     * This queue's random id, made and stored in the database the first time a request to a node
-     * needs it: other queues on a shared node tell its claims from theirs by it (docs/sharing.md).
+     * This queue's random id ({@link QueueIdentity}: the one its job directories live under),
+     * made and stored the first time a request to a node needs it: other queues on a shared node
+     * tell its claims from theirs by it (docs/sharing.md).
      */
     public String queueId() {
         MetaStore meta = new MetaStore(database);
-        return meta.get(MetaStore.QUEUE_ID).orElseGet(() -> database.write("name the queue", conn -> {
-            java.util.Optional<String> known = meta.get(conn, MetaStore.QUEUE_ID);
-            if (known.isPresent()) {
-                return known.get();
-            }
-            byte[] bytes = new byte[8];
-            new java.security.SecureRandom().nextBytes(bytes);
-            String id = java.util.HexFormat.of().formatHex(bytes);
-            meta.put(conn, MetaStore.QUEUE_ID, id);
-            return id;
-        }));
+        return meta.get(QueueIdentity.KEY).orElseGet(() -> database.write("name the queue", QueueIdentity.of(meta)));
     }
 
     public Database database() {

@@ -10,8 +10,6 @@ public final class MetaStore {
 
     /** When the last tick finished (epoch milliseconds). */
     public static final String LAST_TICK_AT = "last_tick_at";
-    /** The queue's random id, which its claims on shared nodes carry (docs/sharing.md). */
-    public static final String QUEUE_ID = "queue_id";
     /** When the last tick took the lease (its reads of the queue come after this). */
     public static final String LAST_TICK_STARTED_AT = "last_tick_started_at";
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# bench/claims.sh (issue 25): what a GPU claim costs on the node. Runs the real agent
+# (remote-agent/nvidb_agent.py, one exec per request as a tick sends it) against the fake NVML,
+# alternating, N times each:
+#   launch      a launch of `true` on a GPU without a claim, and the same launch with its claim
+#               (lock, fresh GPU read, every live claim read, claim written and bound);
+#   probe       a probe of a node whose claims directory is empty, and of one holding 10 live
+#               claims of other queues (read, checked, charged).
+# Prints the medians and their differences. Usage: bench/claims.sh [N] (default 100).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-100}
+work=$(mktemp -d)
+trap 'pkill -KILL -f "nvidb-bench-claims-sleeper" 2>/dev/null || true; rm -rf "$work"' EXIT
+bash src/test/native/build.sh "$work/fake" >/dev/null
+printf 'gpu 0\nmem_total_mib 81920\nmem_used_mib 0\n' > "$work/state"
+export LD_LIBRARY_PATH=$work/fake/lib NVIDB_FAKE_NVML_STATE=$work/state HOME=$work/home
+mkdir -p "$work/home" "$work/busy"
+chmod 1777 "$work/busy"
+python3 - "$n" "$work" <<'PY'
+import json, os, statistics, subprocess, sys, time
+n, work = int(sys.argv[1]), sys.argv[2]
+agent = os.path.join(os.getcwd(), "remote-agent/nvidb_agent.py")
+gpu = "GPU-00000000-0000-0000-0000-000000000000"
+# 10 live claims of other queues, held by one long sleeper
+sleeper = subprocess.Popen(["bash", "-c", "exec -a nvidb-bench-claims-sleeper sleep 600"])
+ticks = open("/proc/%d/stat" % sleeper.pid).read().rsplit(")", 1)[1].split()[19]
+boot = open("/proc/sys/kernel/random/boot_id").read().strip()
+for i in range(10):
+    with open(os.path.join(work, "busy", "claim-%d-other%d-%d-1.json" % (os.getuid(), i, i)), "w") as f:
+        json.dump({"uid": os.getuid(), "user": "bench", "queue": "other%d" % i, "job": i, "attempt": 1,
+                   "gpus": [gpu], "mib": 1024, "pid": sleeper.pid, "start_ticks": int(ticks), "boot_id": boot,
+                   "created_at": time.time()}, f)
+
+def run(request):
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, agent], input=json.dumps(request).encode(), stdout=subprocess.PIPE,
+                         check=True).stdout
+    took = (time.perf_counter() - start) * 1000
+    reply = json.loads(out)
+    return took, reply
+
+def launch(i, claim):
+    entry = {"id": i, "attempt": 1, "token": "t%d%s" % (i, claim), "dir": "~/jobs/%d%s" % (i, claim),
+             "script": "#!/bin/bash\ntrue\n"}
+    request = {"job_root": "~/jobs", "snapshot": False, "launch": [entry],
+               "claims": {"dir": os.path.join(work, "claimed"), "queue": "bench", "name": "bench"}}
+    if claim:
+        entry["claim"] = {"gpus": [gpu], "mib": 1024, "exclusive": False, "timeout_s": None}
+    took, reply = run(request)
+    assert reply["launches"][0]["status"] == "started", reply["launches"]
+    return took
+
+def probe(directory):
+    took, reply = run({"job_root": "~/jobs", "claims": {"dir": directory, "queue": "bench"}})
+    return took, len(reply["claims"]["live"])
+
+plain, claimed, empty, busy = [], [], [], []
+for i in range(n):
+    plain.append(launch(i, ""))
+    claimed.append(launch(i, "c"))
+    empty.append(probe(os.path.join(work, "none"))[0])
+    took, live = probe(os.path.join(work, "busy"))
+    assert live == 10, live
+    busy.append(took)
+sleeper.kill()
+m = statistics.median
+print("launch without claim   median %6.1f ms" % m(plain))
+print("launch with claim      median %6.1f ms   (+%.1f ms; target <= 5 ms)" % (m(claimed), m(claimed) - m(plain)))
+print("probe, no claims       median %6.1f ms" % m(empty))
+print("probe, 10 live claims  median %6.1f ms   (+%.1f ms, %+.1f %%)" % (m(busy), m(busy) - m(empty),
+                                                                        100 * (m(busy) - m(empty)) / m(empty)))
+PY
