@@ -119,7 +119,10 @@ final class Wiring implements AutoCloseable {
     }
 
     Prober prober() {
-        return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot());
+        Map<String, String> claims = new java.util.HashMap<>();
+        config().monitorServers().stream().filter(server -> server.claimsDir() != null)
+                .forEach(server -> claims.put(server.name(), server.claimsDir()));
+        return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot()).withClaimsDirs(claims);
     }
 
     /** How long one node may take to answer one command: connect, authenticate, run. */

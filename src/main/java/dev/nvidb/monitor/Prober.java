@@ -40,14 +40,30 @@ public final class Prober {
         this.request = AgentRequest.probe(jobRoot);
     }
 
+    private java.util.Map<String, String> claimsDirs = java.util.Map.of();
+
+    /**
+     * This prober reading each named node's claims from the server's {@code claims_dir} (docs/sharing.md)
+     * instead of the node's default.
+     */
+    public Prober withClaimsDirs(java.util.Map<String, String> byNode) {
+        this.claimsDirs = java.util.Map.copyOf(byNode);
+        return this;
+    }
+
+    private AgentRequest request(Node node) {
+        String dir = claimsDirs.get(node.name());
+        return dir == null ? request : request.withClaims(new AgentRequest.Claims(dir, null, null));
+    }
+
     /** Probes one node on this thread; a failure is a result, never an exception. */
     public ProbeResult probe(Node node) {
-        return result(node, round.ask(node, request));
+        return result(node, round.ask(node, request(node)));
     }
 
     /** Probes every node in parallel; the result list is in the order of {@code nodes}. */
     public List<ProbeResult> probeAll(List<Node> nodes) {
-        List<NodeAnswer> answers = round.each(nodes, node -> request);
+        List<NodeAnswer> answers = round.each(nodes, this::request);
         List<ProbeResult> results = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             results.add(result(nodes.get(i), answers.get(i)));

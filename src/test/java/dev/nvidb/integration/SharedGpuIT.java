@@ -56,8 +56,9 @@ class SharedGpuIT {
                     + node.port() + "\n  User " + user + "\n");
             Files.writeString(ssh.resolve("known_hosts"), node.knownHostsLine() + "\n");
             Path nvidb = Files.createDirectories(home.resolve(".nvidb"));
-            Files.writeString(nvidb.resolve("queue.yml"), "servers:\n  - hostname: shared-1\n    claims_dir: \"" + claims
-                    + "\"\nqueue:\n  kill_grace_seconds: 1\n");
+            String server = "servers:\n  - hostname: shared-1\n    claims_dir: \"" + claims + "\"\n";
+            Files.writeString(nvidb.resolve("queue.yml"), server + "queue:\n  kill_grace_seconds: 1\n");
+            Files.writeString(nvidb.resolve("config.yml"), server); // the monitor's servers
         }
     }
 
@@ -68,7 +69,9 @@ class SharedGpuIT {
         }
         OpenSshHost.exitCode("pkill", "-KILL", "-u", ALICE);
         OpenSshHost.exitCode("pkill", "-KILL", "-u", BOB);
-        OpenSshHost.exitCode("rm", "-rf", claims.toString());
+        if (claims != null) {
+            OpenSshHost.exitCode("rm", "-rf", claims.toString());
+        }
     }
 
     @AfterEach
@@ -159,11 +162,16 @@ class SharedGpuIT {
         Launcher.Run nodes = nvidb(bobHome, "queue", "nodes");
         assertTrue(nodes.stdout().contains("claimed by " + ALICE), nodes.stdout() + nodes.stderr());
         JsonNode once = json(bobHome, "--once", "--remote", "--json");
-        assertEquals(ALICE, once.at("/nodes/0/gpus/0/claims/0/user").asText(), once.toString());
+        JsonNode shared = null;
+        for (JsonNode probed : once.get("nodes")) {
+            shared = probed.get("node").asText().equals("shared-1") ? probed : shared;
+        }
+        assertEquals(ALICE, shared.at("/gpus/0/claims/0/user").asText(), once.toString());
+        assertEquals(16384, shared.at("/gpus/0/claims/0/reserved_mb").asLong(), once.toString());
 
         // kill -9 of alice's job, wrapper and all: bob's next tick sees the card free and starts his job.
-        running = job(aliceHome, alices);
-        assertEquals(0, OpenSshHost.exitCode("pkill", "-KILL", "-s", running.get("pid").asText()));
+        assertEquals(0, OpenSshHost.exitCode("bash", "-c", "pkill -KILL -s $(ps -o sid= -p $(pgrep -u " + ALICE
+                + " -xf 'sleep 120'))"), "alice's job and its wrapper killed");
         JsonNode started = awaitState(bobHome, bobs, "completed");
         assertEquals("shared-1", started.get("node").asText());
     }
