@@ -54,7 +54,7 @@ final class LiveMonitor {
         });
         try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled());
              LiveProbes probes = new LiveProbes(nodes, new Prober(AgentScript.bundled(), timeout,
-                     config.queue().jobRoot(), residents)::probe, new Backoff(interval), Clock.systemUTC())) {
+                     config.queue().jobRoot(), residents).withClaimsDirs(wiring.claimsDirs())::probe, new Backoff(interval), Clock.systemUTC())) {
             MonitorSource source = new Source(probes, new ProcessSignals(timeout), signalling);
             ViewWriter writer = new ViewWriter(config.home());
             ViewSettings[] saved = {ViewSettings.from(config.view())};

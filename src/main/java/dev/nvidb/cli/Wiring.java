@@ -119,10 +119,15 @@ final class Wiring implements AutoCloseable {
     }
 
     Prober prober() {
+        return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot()).withClaimsDirs(claimsDirs());
+    }
+
+    /** The monitor's servers that name a {@code claims_dir}, by name (docs/sharing.md). */
+    Map<String, String> claimsDirs() {
         Map<String, String> claims = new java.util.HashMap<>();
         config().monitorServers().stream().filter(server -> server.claimsDir() != null)
                 .forEach(server -> claims.put(server.name(), server.claimsDir()));
-        return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot()).withClaimsDirs(claims);
+        return claims;
     }
 
     /** How long one node may take to answer one command: connect, authenticate, run. */

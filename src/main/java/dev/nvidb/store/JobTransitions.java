@@ -281,10 +281,7 @@ public final class JobTransitions {
         if (changed == 0) {
             return false;
         }
-        Map<String, Object> detail = new HashMap<>();
-        detail.put("from", JobState.RUNNING.key());
-        detail.put("attempt", attempt);
-        detail.put("reason", reason);
+        Map<String, Object> detail = fromRunning(attempt, reason);
         detail.put("failure_class", FailureClass.OOM.key());
         detail.put("vram_mb_before", oldVramMb);
         detail.put("vram_mb", vramMb);
@@ -311,12 +308,17 @@ public final class JobTransitions {
         if (changed == 0) {
             return false;
         }
+        events.append(connection, now, jobId, null, EventKind.REQUEUED, fromRunning(attempt, reason));
+        return true;
+    }
+
+    /** An event's detail for a running attempt sent back: where from, which attempt, why. */
+    private static Map<String, Object> fromRunning(int attempt, String reason) {
         Map<String, Object> detail = new HashMap<>();
         detail.put("from", JobState.RUNNING.key());
         detail.put("attempt", attempt);
         detail.put("reason", reason);
-        events.append(connection, now, jobId, null, EventKind.REQUEUED, detail);
-        return true;
+        return detail;
     }
 
     private boolean backToPending(Connection connection, long jobId, Expected expected, String reason, boolean retry,
