@@ -56,13 +56,15 @@ def probe(directory):
     return took, len(reply["claims"]["live"])
 
 plain, claimed, empty, busy = [], [], [], []
+for i in range(n):  # alternating, the order flipped every round
+    for claim in ("", "c") if i % 2 else ("c", ""):
+        (claimed if claim else plain).append(launch(i, claim))
+time.sleep(1)  # the launched jobs' wrappers are gone before the probes are timed
 for i in range(n):
-    plain.append(launch(i, ""))
-    claimed.append(launch(i, "c"))
-    empty.append(probe(os.path.join(work, "none"))[0])
-    took, live = probe(os.path.join(work, "busy"))
-    assert live == 10, live
-    busy.append(took)
+    for directory in ("none", "busy") if i % 2 else ("busy", "none"):
+        took, live = probe(os.path.join(work, directory))
+        assert live == (10 if directory == "busy" else 0), live
+        (busy if directory == "busy" else empty).append(took)
 sleeper.kill()
 m = statistics.median
 print("launch without claim   median %6.1f ms" % m(plain))
