@@ -1585,7 +1585,7 @@ def launch_paths(entry, request):
     return directory, token, script, ledger, root
 
 
-def launch_job(entry, request, job_umask, children, agent=None):
+def launch_job(entry, request, job_umask, children, agent):
     """Starts one attempt, at most once ever: the ledger and the directory are checked under
     a lock on the directory, and a launch the node already knows is adopted, never repeated.
     A new start that names GPUs first takes its claim (take_claim); one that no longer fits is
@@ -1628,7 +1628,7 @@ def launch_job(entry, request, job_umask, children, agent=None):
         if identity is not None:
             report["status"] = "adopted"
         else:
-            claim, lost = take_claim(entry, request, agent or Agent.current)
+            claim, lost = take_claim(entry, request, agent)
             if lost is not None:
                 report["status"], report["error"] = "lost", "lost the card: " + lost
                 return report
@@ -2168,10 +2168,7 @@ def empty_reply():
 class Agent(object):
     """Answers requests; NVML is initialised once and kept for the agent's lifetime."""
 
-    current = None  # the running agent, for a launch called without one
-
     def __init__(self):
-        Agent.current = self
         self.nvml = None
         self.cpu = CpuMeter()  # kept between requests: a resident agent measures from the last one
         self.children = []  # launched wrappers not yet reaped

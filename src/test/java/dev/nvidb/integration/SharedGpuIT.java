@@ -86,7 +86,11 @@ class SharedGpuIT {
         }
         OpenSshHost.exitCode("pkill", "-KILL", "-u", ALICE);
         OpenSshHost.exitCode("pkill", "-KILL", "-u", BOB);
-        Thread.sleep(200);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (OpenSshHost.exitCode("pgrep", "-u", ALICE + "," + BOB) == 0) {
+            assertTrue(System.nanoTime() < deadline, "the users' processes outlived SIGKILL");
+            Thread.sleep(20); // a poll with a deadline
+        }
         for (Path home : List.of(aliceHome, bobHome)) {
             nvidb(home, "queue", "status", "--json"); // each owner's probe removes its dead claims
         }
@@ -122,7 +126,7 @@ class SharedGpuIT {
                 return job;
             }
             assertTrue(System.nanoTime() < deadline, "job " + id + " is " + job + ", not " + state);
-            Thread.sleep(200);
+            Thread.sleep(200); // a poll with a deadline
         }
     }
 
@@ -151,9 +155,10 @@ class SharedGpuIT {
 
         long bobs = submit(bobHome, "echo", "bob ran");
         JsonNode pending = awaitState(bobHome, bobs, "pending");
-        Thread.sleep(1500);
-        pending = job(bobHome, bobs);
-        assertEquals("pending", pending.get("state").asText(), "32 GiB never reserved on a 24 GiB card");
+        for (int tick = 0; tick < 3; tick++) { // each of bob's ticks probes the node and plans again
+            pending = job(bobHome, bobs);
+            assertEquals("pending", pending.get("state").asText(), "32 GiB never reserved on a 24 GiB card");
+        }
         String reason = pending.get("pending_reason").asText();
         assertTrue(reason.contains(ALICE + ": 16.0G reserved, job " + alices + " of queue"), reason);
 
