@@ -1205,8 +1205,10 @@ def failure_log(directory):
 DEFAULT_CLAIMS_DIR = os.environ.get("NVIDB_CLAIMS_DIR") or "/tmp/nvidb-claims"
 CLAIM_PREFIX = "claim-"
 CLAIM_MAX_BYTES = 4096
-# A claim written before its wrapper started lives while the agent that wrote it does, and at most
-# this long without a wrapper.
+# A claim written before its wrapper started lives for CLAIM_SURE_S whatever happens (a launch
+# records its wrapper within ARM_WAIT_S), then while the agent that wrote it runs, and at most
+# CLAIM_PENDING_S without a wrapper.
+CLAIM_SURE_S = 30
 CLAIM_PENDING_S = 120
 CLAIM_LOCK_S = 10  # the longest a launch waits for another agent's claim check
 
@@ -1321,7 +1323,8 @@ def valid_claim(claim):
 
 def claim_alive(claim, now, boot_id, hidden):
     """Whether a claim still holds its GPUs: its wrapper runs (pid and start time, this boot),
-    or it is younger than CLAIM_PENDING_S and has no wrapper yet; never past its expiry. Another
+    or it has no wrapper yet and is younger than CLAIM_SURE_S, or younger than CLAIM_PENDING_S
+    with the agent that wrote it running; never past its expiry. Another
     user's wrapper that /proc hides (hidepid) is taken to run until the claim expires."""
     if claim.get("expires_at") is not None and claim["expires_at"] < now:
         return False
@@ -1330,6 +1333,8 @@ def claim_alive(claim, now, boot_id, hidden):
     if claim.get("pid") is None or claim.get("start_ticks") is None:
         if claim["created_at"] <= now - CLAIM_PENDING_S:
             return False
+        if claim["created_at"] > now - CLAIM_SURE_S:
+            return True  # its launch is under way: never let a claim go on a reading of /proc alone
         if claim.get("agent_pid") is None or claim.get("agent_ticks") is None or hidden and claim["uid"] != os.geteuid():
             return True
         return alive(claim["agent_pid"], claim["agent_ticks"], boot_id)
@@ -1447,9 +1452,12 @@ def claim_blockers(claim, gpus, claims):
     it, what that claim reserved beyond what its job uses yet."""
     for uuid in claim["gpus"]:
         gpu = next((g for g in gpus if g.get("uuid") == uuid), None)
-        if gpu is None or gpu.get("error") or gpu.get("mem_total_mb") is None or gpu.get("mem_used_mb") is None:
-            continue  # the card cannot be read now: the queue's plan stands (it read it a moment ago)
         others = [c for c in claims if uuid in c["gpus"]]
+        if gpu is None or gpu.get("error") or gpu.get("mem_total_mb") is None or gpu.get("mem_used_mb") is None:
+            if others:  # what they leave cannot be checked: wait for a card that can be read
+                return "GPU %s cannot be read now and holds claims: %s" % (
+                    uuid, ", ".join(describe_claim(c) for c in others))
+            continue  # unread and unclaimed: the queue's plan stands (it read the card a moment ago)
         unused = sum(max(0, c["mib"] - c["used_mib"].get(uuid, 0)) for c in others)
         reserved = gpu["mem_used_mb"] + unused
         holders = ", ".join(describe_claim(c, uuid) for c in others)

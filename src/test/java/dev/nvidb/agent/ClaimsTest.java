@@ -120,6 +120,21 @@ class ClaimsTest extends LocalJobs {
     }
 
     @Test
+    void aCardThatCannotBeReadAtTheCheckIsNotGivenAwayWhileItHoldsAClaim() throws Exception {
+        card(0);
+        assertEquals(LaunchReport.Outcome.STARTED, launchAs("laptop", claiming(1, 16384, false, "sleep 60")).outcome());
+        FakeGpuState.create().gpu(0, "NVIDIA RTX 4090", CARD).uuid(0, GPU).gpuError(0, FakeGpuState.NVML_ERROR_UNKNOWN)
+                .writeTo(state);
+        LaunchReport unread = launchAs("desk", claiming(2, 1024, false, "true"));
+        assertEquals(LaunchReport.Outcome.LOST, unread.outcome(), unread.toString());
+        assertTrue(unread.error().contains("cannot be read now and holds claims")
+                && unread.error().contains("job 1 of queue laptop-host"), unread.error());
+        killAll();
+        LaunchReport unclaimed = launchAs("desk", claiming(3, 1024, false, "true"));
+        assertEquals(LaunchReport.Outcome.STARTED, unclaimed.outcome(), "no claim on it: the queue's plan stands");
+    }
+
+    @Test
     void twoQueuesRacingForOneCardNeverBothStart() throws Exception {
         card(0);
         int rounds = Integer.getInteger("nvidb.claims.rounds", 200);
@@ -134,14 +149,17 @@ class ClaimsTest extends LocalJobs {
                     racing.add(pool.submit(launch));
                 }
                 int here = 0;
+                List<LaunchReport> reports = new ArrayList<>();
                 for (Future<LaunchReport> future : racing) {
                     LaunchReport report = future.get();
+                    reports.add(report);
                     assertTrue(report.outcome() == LaunchReport.Outcome.STARTED
                             || report.outcome() == LaunchReport.Outcome.LOST, report.toString());
                     here += report.outcome() == LaunchReport.Outcome.STARTED ? 1 : 0;
                 }
-                assertEquals(1, here, "round " + round + ": exactly one of two 16 GiB jobs on a 24 GiB card");
-                assertEquals(1, claimFiles().size(), "round " + round + ": one claim on the node");
+                String seen = "round " + round + ": " + reports + "; claims on the node: " + claimContents();
+                assertEquals(1, here, "exactly one of two 16 GiB jobs on a 24 GiB card, " + seen);
+                assertEquals(1, claimFiles().size(), "one claim on the node, " + seen);
                 started += here;
                 killAll();
                 assertEquals(List.of(), claimsSeenBy("left").live(), "round " + round + ": the claim ended with its job");
@@ -237,6 +255,15 @@ class ClaimsTest extends LocalJobs {
         long uid = Long.parseLong(output("id", "-u").strip());
         return "{\"uid\": " + uid + ", \"user\": \"me\", \"queue\": \"old\", \"job\": 8, \"attempt\": 1, \"gpus\": [\""
                 + GPU + "\"], \"mib\": " + mib + ", \"pid\": 1, \"start_ticks\": 999999999, \"created_at\": 1.0}";
+    }
+
+    /** Each claim file's name and text, for a failure message. */
+    private String claimContents() throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (Path file : claimFiles()) {
+            text.append(file.getFileName()).append(" = ").append(read(file).strip()).append("; ");
+        }
+        return text.toString();
     }
 
     private List<Path> claimFiles() throws Exception {

@@ -35,7 +35,7 @@ abstract class LocalJobs {
     Path home;
     Path state;
     LocalAgent agent;
-    private final List<Long> groups = new ArrayList<>();
+    private final List<Long> groups = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeEach
     void startNode() throws IOException {
