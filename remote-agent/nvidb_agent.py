@@ -1211,6 +1211,12 @@ CLAIM_MAX_BYTES = 4096
 CLAIM_SURE_S = 30
 CLAIM_PENDING_S = 120
 CLAIM_LOCK_S = 10  # the longest a launch waits for another agent's claim check
+DEMAND_PREFIX = "demand-"
+# A queue's published demand counts while its probes refresh it: a queue whose ticks stopped
+# (its user ran no command, no daemon) no longer holds a card back for its jobs.
+DEMAND_FRESH_S = 120
+POLICY_FILE = "policy.yml"
+POLICY_MAX_BYTES = 65536
 
 
 class ClaimsRefused(BadEntry):
@@ -1272,9 +1278,10 @@ def claim_name(uid, queue, job, attempt):
     return "%s%d-%s-%d-%d.json" % (CLAIM_PREFIX, uid, queue, job, attempt)
 
 
-def read_claim(directory, name):
-    """The claim in one file, checked: a regular file (never followed through a link) of at most
-    CLAIM_MAX_BYTES, owned by the uid written inside. Returns (claim, None) or (None, warning)."""
+def read_owned(directory, name, valid, what):
+    """The JSON entry in one file of the claims directory, checked: a regular file (never
+    followed through a link) of at most CLAIM_MAX_BYTES, valid, and owned by the uid written
+    inside. Returns (entry, None) or (None, warning)."""
     path = os.path.join(directory, name)
     try:
         fd = open_nofollow(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -1282,34 +1289,44 @@ def read_claim(directory, name):
         if e.errno == errno.ENOENT:
             return None, None  # removed meanwhile
         if e.errno == errno.ELOOP:
-            return None, "ignored claim %s: a symbolic link" % path
-        return None, "ignored claim %s: %s" % (path, e.strerror)
+            return None, "ignored %s %s: a symbolic link" % (what, path)
+        return None, "ignored %s %s: %s" % (what, path, e.strerror)
     try:
         info = os.fstat(fd)
         if not statmod.S_ISREG(info.st_mode):
-            return None, "ignored claim %s: not a regular file" % path
+            return None, "ignored %s %s: not a regular file" % (what, path)
         if info.st_size > CLAIM_MAX_BYTES:
-            return None, "ignored claim %s: %d bytes, more than a claim holds" % (path, info.st_size)
+            return None, "ignored %s %s: %d bytes, more than a %s holds" % (what, path, info.st_size, what)
         data = os.read(fd, CLAIM_MAX_BYTES + 1)
     finally:
         os.close(fd)
     try:
-        claim = json.loads(data.decode("utf-8"))
+        entry = json.loads(data.decode("utf-8"))
     except ValueError:
-        return None, "ignored claim %s: not a claim (unreadable JSON)" % path
-    if not valid_claim(claim):
-        return None, "ignored claim %s: not a claim (fields missing or of the wrong type)" % path
-    if claim["uid"] != info.st_uid:
-        return None, "ignored claim %s: it says uid %d but uid %d owns the file" % (path, claim["uid"], info.st_uid)
-    claim["file"] = name
-    return claim, None
+        return None, "ignored %s %s: not a %s (unreadable JSON)" % (what, path, what)
+    if not valid(entry):
+        return None, "ignored %s %s: not a %s (fields missing or of the wrong type)" % (what, path, what)
+    if entry["uid"] != info.st_uid:
+        return None, "ignored %s %s: it says uid %d but uid %d owns the file" % (what, path, entry["uid"],
+                                                                                info.st_uid)
+    entry["file"] = name
+    return entry, None
+
+
+def read_claim(directory, name):
+    return read_owned(directory, name, valid_claim, "claim")
+
+
+def whole_number(value, nullable=False):
+    return value is None and nullable or isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def short_text(value, nullable=False):
+    return value is None and nullable or isinstance(value, str) and 0 < len(value) <= 256
 
 
 def valid_claim(claim):
-    def whole(value, nullable=False):
-        return value is None and nullable or isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    def text(value, nullable=False):
-        return value is None and nullable or isinstance(value, str) and 0 < len(value) <= 256
+    whole, text = whole_number, short_text
     return isinstance(claim, dict) and whole(claim.get("uid")) and text(claim.get("user")) \
         and text(claim.get("queue")) and text(claim.get("queue_name"), True) and whole(claim.get("job")) \
         and whole(claim.get("attempt")) and isinstance(claim.get("gpus"), list) and 0 < len(claim["gpus"]) <= 64 \
@@ -1387,21 +1404,158 @@ def claim_use(claims, gpus, sid_of):
             claim["used_mib"][gpu["uuid"]] = used
 
 
+def valid_demand(entry):
+    whole, text = whole_number, short_text
+    return isinstance(entry, dict) and whole(entry.get("uid")) and text(entry.get("user")) \
+        and text(entry.get("queue")) and text(entry.get("queue_name"), True) and whole(entry.get("waiting")) \
+        and whole(entry.get("gpus")) and whole(entry.get("mib")) and isinstance(entry.get("exclusive", False), bool) \
+        and isinstance(entry.get("oldest_at"), (int, float)) and isinstance(entry.get("updated_at"), (int, float))
+
+
+def demand_name(uid, queue):
+    return "%s%d-%s.json" % (DEMAND_PREFIX, uid, queue)
+
+
+def this_user():
+    uid = os.geteuid()
+    try:
+        return uid, pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return uid, str(uid)
+
+
+def publish_demand(request):
+    """Writes (or refreshes, or removes when nothing waits) this queue's waiting demand in the
+    claims directory: what its ready GPU jobs for this node need, for other queues' fair share.
+    Only a queue's probe that carries "demand" publishes; a monitor's names no queue."""
+    settings = request.get("claims")
+    wanted = settings.get("demand") if isinstance(settings, dict) else None
+    directory, queue, queue_name = claims_settings(request)
+    if queue is None or not isinstance(wanted, dict) or "/" in queue or queue.startswith("."):
+        return
+    uid, user = this_user()
+    path = os.path.join(directory, demand_name(uid, queue))
+    entry = {"uid": uid, "user": user, "queue": queue, "queue_name": queue_name,
+             "waiting": wanted.get("waiting"), "gpus": wanted.get("gpus"), "mib": wanted.get("mib"),
+             "exclusive": wanted.get("exclusive") is True, "oldest_at": wanted.get("oldest_at"),
+             "updated_at": time.time()}
+    if not valid_demand(entry):
+        raise BadEntry("bad request: 'claims.demand' needs whole numbers 'waiting', 'gpus', 'mib' and 'oldest_at'")
+    if entry["waiting"] == 0:
+        remove_claim(path)
+        return
+    check_claims_dir(directory, True)
+    write_entry(directory, path, entry)
+
+
+def live_demand(directory):
+    """(fresh demand entries of every queue, warnings); this user's stale ones are removed."""
+    entries, warnings = [], []
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as e:
+        return entries, [] if e.errno == errno.ENOENT else ["cannot read claims_dir %s: %s" % (directory, e.strerror)]
+    now, euid = time.time(), os.geteuid()
+    for name in names:
+        if not name.startswith(DEMAND_PREFIX) or not name.endswith(".json"):
+            continue
+        entry, warning = read_owned(directory, name, valid_demand, "demand")
+        if warning is not None:
+            warnings.append(warning)
+        if entry is None:
+            continue
+        if entry["updated_at"] > now - DEMAND_FRESH_S:
+            entries.append(entry)
+        elif entry["uid"] == euid:
+            remove_claim(os.path.join(directory, name))
+    return entries, warnings
+
+
+def read_policy(directory):
+    """(text, error) of the node's policy file in the claims directory: (None, None) when there
+    is none. Believed only when it is a regular file (never a link) of at most POLICY_MAX_BYTES,
+    owned by root or by the directory's owner, and writable by no one else."""
+    path = os.path.join(directory, POLICY_FILE)
+    try:
+        fd = open_nofollow(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            return None, None
+        if e.errno == errno.ELOOP:
+            return None, "ignored %s: a symbolic link" % path
+        return None, "cannot read %s: %s" % (path, e.strerror)
+    try:
+        info = os.fstat(fd)
+        owner = os.lstat(directory).st_uid
+        if not statmod.S_ISREG(info.st_mode):
+            return None, "ignored %s: not a regular file" % path
+        if info.st_uid not in (0, owner):
+            return None, ("ignored %s: owned by uid %d, neither root nor the owner of %s; only whoever "
+                          "administers the node writes the policy" % (path, info.st_uid, directory))
+        if statmod.S_IMODE(info.st_mode) & 0o022:
+            return None, ("ignored %s: others may write it (mode %04o); its owner should run 'chmod go-w %s'"
+                          % (path, statmod.S_IMODE(info.st_mode), path))
+        if info.st_size > POLICY_MAX_BYTES:
+            return None, "ignored %s: %d bytes, more than a policy holds" % (path, info.st_size)
+        data = os.read(fd, POLICY_MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8"), None
+    except ValueError:
+        return None, "ignored %s: not UTF-8 text" % path
+
+
+def claim_mib(claim, gpus):
+    """MiB a claim holds over all its GPUs: its reservation on each, the whole card when exclusive."""
+    total = 0
+    for uuid in claim["gpus"]:
+        card = next((g.get("mem_total_mb") for g in gpus if g.get("uuid") == uuid), None)
+        total += card if claim.get("exclusive") and card else claim["mib"]
+    return total
+
+
+def cap_blocker(claim, cap, claims, gpus):
+    """Why the node's policy cap (as the queue read it: {"gpus", "mib", "user"}) keeps this user's
+    claim off, or None: every live claim of this uid on the node, of any queue, counts."""
+    if not isinstance(cap, dict):
+        return None
+    mine = [c for c in claims if c["uid"] == claim["uid"]]
+    held_gpus = sum(len(c["gpus"]) for c in mine)
+    held_mib = sum(claim_mib(c, gpus) for c in mine)
+    max_gpus, max_mib = cap.get("gpus"), cap.get("mib")
+    if whole_number(max_gpus) and held_gpus + len(claim["gpus"]) > max_gpus:
+        return "the node's policy caps %s at %d GPUs here and they hold %d" % (claim["user"], max_gpus, held_gpus)
+    if whole_number(max_mib) and held_mib + claim_mib(claim, gpus) > max_mib:
+        return "the node's policy caps %s at %d MiB here and they hold %d" % (claim["user"], max_mib, held_mib)
+    return None
+
+
 def claims_report(request, reply):
     """The probe's "claims": the directory, its error (an unsafe one is not read), warnings, and
     every live claim with what its job uses on each of its GPUs."""
     directory = claims_settings(request)[0]
-    report = {"dir": directory, "error": None, "warnings": [], "live": []}
+    uid, user = this_user()
+    report = {"dir": directory, "error": None, "warnings": [], "live": [], "me": {"uid": uid, "user": user},
+              "demand": [], "policy": None, "policy_error": None}
     try:
+        publish_demand(request)
         if not check_claims_dir(directory, False):
             return report
     except (BadEntry, OSError) as e:
         report["error"] = str(e) if isinstance(e, BadEntry) else "claims_dir %s: %s" % (directory, e.strerror)
         return report
     claims, report["warnings"] = live_claims(directory)
+    demand, warnings = live_demand(directory)
+    report["warnings"] += warnings
+    report["policy"], report["policy_error"] = read_policy(directory)
     queue = claims_settings(request)[1]
     for claim in claims:
         claim["mine"] = queue is not None and claim["queue"] == queue
+    for entry in demand:
+        entry["mine"] = queue is not None and entry["queue"] == queue
+        del entry["file"]
+    report["demand"] = demand
     sessions_by_pid = reply.get("sessions") or {}
 
     def sid_of(pid):
@@ -1480,16 +1634,20 @@ def describe_claim(claim, uuid=None):
 
 
 def write_claim(directory, claim):
-    """Publishes this user's claim file through a temporary name of its own (mode 0644: every
-    queue must read it)."""
+    """Publishes this user's claim file (mode 0644: every queue must read it)."""
     path = os.path.join(directory, claim_name(claim["uid"], claim["queue"], claim["job"], claim["attempt"]))
+    return write_entry(directory, path, claim)
+
+
+def write_entry(directory, path, entry):
+    """Writes a claims-directory entry through a temporary name of its own, then renames it in place."""
     temporary = os.path.join(directory, ".%s.%d.%s.tmp" % (os.path.basename(path), os.getpid(),
                                                            os.urandom(4).hex()))
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     try:
         with os.fdopen(fd, "w") as f:
             os.fchmod(f.fileno(), 0o644)
-            f.write(json.dumps({k: v for k, v in claim.items() if k not in ("file", "used_mib", "mine")}) + "\n")
+            f.write(json.dumps({k: v for k, v in entry.items() if k not in ("file", "used_mib", "mine")}) + "\n")
         os.rename(temporary, path)
     except BaseException:
         try:
@@ -1557,7 +1715,7 @@ def take_claim(entry, request, agent):
                 sids[pid] = stat[2] if stat else None
             return sids[pid]
         claim_use(claims, gpus, sid_of)
-        blocker = claim_blockers(claim, gpus, claims)
+        blocker = claim_blockers(claim, gpus, claims) or cap_blocker(claim, wanted.get("cap"), claims, gpus)
         if blocker is not None:
             return None, blocker
         return write_claim(directory, claim), None

@@ -7,6 +7,7 @@ import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.NodeClaims;
+import dev.nvidb.model.QueueDemand;
 import dev.nvidb.model.GpuSource;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
@@ -125,7 +126,24 @@ public final class AgentReplyParser {
                     text(claim, "queue_name"), claim.path("job").asLong(), uuids, Math.max(0, claim.path("mib").asLong()),
                     claim.path("exclusive").asBoolean(false), used, claim.path("mine").asBoolean(false)));
         }
-        return new NodeClaims(text(claims, "dir"), text(claims, "error"), warnings, live);
+        List<QueueDemand> demand = new ArrayList<>();
+        for (JsonNode entry : claims.path("demand")) {
+            if (!entry.path("user").isTextual() || !entry.path("queue").isTextual()
+                    || !entry.path("waiting").canConvertToInt() || !entry.path("gpus").canConvertToInt()
+                    || !entry.path("mib").canConvertToLong() || !entry.path("oldest_at").isNumber()) {
+                continue;
+            }
+            demand.add(new QueueDemand(entry.path("user").asText(), entry.path("uid").asInt(-1),
+                    entry.path("queue").asText(), text(entry, "queue_name"), Math.max(0, entry.path("waiting").asInt()),
+                    Math.max(0, entry.path("gpus").asInt()), Math.max(0, entry.path("mib").asLong()),
+                    entry.path("exclusive").asBoolean(false), entry.path("oldest_at").asLong(),
+                    entry.path("mine").asBoolean(false)));
+        }
+        JsonNode me = claims.path("me");
+        NodeClaims.User user = me.path("user").isTextual() && me.path("uid").canConvertToInt()
+                ? new NodeClaims.User(me.path("uid").asInt(), me.path("user").asText()) : null;
+        return new NodeClaims(text(claims, "dir"), text(claims, "error"), warnings, live, demand,
+                text(claims, "policy"), text(claims, "policy_error"), user);
     }
 
     private static String describe(String stderr) {

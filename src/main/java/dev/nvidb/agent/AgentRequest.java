@@ -38,8 +38,36 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
      * @param dir  the claims directory on the node, or null for the agent's default ({@code /tmp/nvidb-claims})
      * @param queue the queue's random id (its own claims are not foreign to it)
      * @param name  the queue's name, shown to other users beside its claims
+     * @param demand what this queue's ready GPU jobs for the node wait for, published there for other
+     *               queues' fair share; null publishes nothing (a launch, a monitor)
      */
-    public record Claims(String dir, String queue, String name) {
+    public record Claims(String dir, String queue, String name, Demand demand) {
+
+        /** Claims settings that publish no demand. */
+        public Claims(String dir, String queue, String name) {
+            this(dir, queue, name, null);
+        }
+
+        /** The same settings publishing {@code waiting}. */
+        public Claims withDemand(Demand waiting) {
+            return new Claims(dir, queue, name, waiting);
+        }
+    }
+
+    /**
+     * A queue's waiting demand on one node (docs/sharing.md): how many ready GPU jobs could run
+     * there, the smallest of them, and when the oldest was submitted. Zero waiting removes it.
+     *
+     * @param waiting   ready GPU jobs that could run on the node
+     * @param gpus      GPUs the smallest of them needs
+     * @param mib       MiB per GPU it needs
+     * @param exclusive whether it needs whole cards
+     * @param oldestAt  submission time of the oldest, in seconds since the epoch
+     */
+    public record Demand(int waiting, int gpus, long mib, boolean exclusive, long oldestAt) {
+
+        /** Nothing waits. */
+        public static final Demand NONE = new Demand(0, 0, 0, false, 0);
     }
 
     /** Lines of log tail returned for a failed job unless asked otherwise. */
@@ -144,6 +172,9 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
                 ObjectNode claim = entry.putObject("claim").put("mib", launch.claim().mib())
                         .put("exclusive", launch.claim().exclusive()).put("timeout_s", launch.claim().timeoutSeconds());
                 launch.claim().gpuUuids().forEach(claim.putArray("gpus")::add);
+                if (launch.claim().cap() != null) {
+                    claim.putObject("cap").put("gpus", launch.claim().cap().gpus()).put("mib", launch.claim().cap().mib());
+                }
             }
             if (slurm != null) {
                 entry.put("gpus", launch.ask().gpus()).put("timeout_s", launch.ask().timeoutSeconds())
@@ -177,7 +208,13 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
             });
         }
         if (claims != null) {
-            root.putObject("claims").put("dir", claims.dir()).put("queue", claims.queue()).put("name", claims.name());
+            ObjectNode settings = root.putObject("claims").put("dir", claims.dir()).put("queue", claims.queue())
+                    .put("name", claims.name());
+            if (claims.demand() != null) {
+                Demand demand = claims.demand();
+                settings.putObject("demand").put("waiting", demand.waiting()).put("gpus", demand.gpus())
+                        .put("mib", demand.mib()).put("exclusive", demand.exclusive()).put("oldest_at", demand.oldestAt());
+            }
         }
         if (slurm != null) {
             root.putObject("slurm").put("partition", slurm.partition()).put("account", slurm.account())

@@ -29,11 +29,13 @@ public record LaunchRequest(long id, int attempt, String token, String dir, Stri
      * @param mib            MiB reserved on each
      * @param exclusive      whether the job needs each GPU empty ({@code --exclusive})
      * @param timeoutSeconds the job's {@code --timeout}, after which (plus an hour) the claim expires, or null
+     * @param cap            the node policy's cap on this user's GPUs and MiB there, checked under the same
+     *                       lock against every claim of the user, or null when the node has none
      */
-    public record Claim(List<String> gpuUuids, long mib, boolean exclusive, Long timeoutSeconds) {
+    public record Claim(List<String> gpuUuids, long mib, boolean exclusive, Long timeoutSeconds, Cap cap) {
 
         /** Nothing claimed (a CPU job, a Slurm node). */
-        public static final Claim NONE = new Claim(List.of(), 0, false, null);
+        public static final Claim NONE = new Claim(List.of(), 0, false, null, null);
 
         public Claim {
             gpuUuids = List.copyOf(gpuUuids);
@@ -41,6 +43,20 @@ public record LaunchRequest(long id, int attempt, String token, String dir, Stri
                 throw new IllegalArgumentException("a claim cannot reserve a negative amount");
             }
         }
+
+        /** A claim under no node policy cap. */
+        public Claim(List<String> gpuUuids, long mib, boolean exclusive, Long timeoutSeconds) {
+            this(gpuUuids, mib, exclusive, timeoutSeconds, null);
+        }
+    }
+
+    /**
+     * A node policy's cap on one user (docs/sharing.md), as the queue read {@code policy.yml}.
+     *
+     * @param gpus the most GPUs the user's claims may hold on the node, or null for no cap
+     * @param mib  the most MiB they may reserve there over all their GPUs, or null for no cap
+     */
+    public record Cap(Integer gpus, Long mib) {
     }
 
     /** A launch that claims nothing. */

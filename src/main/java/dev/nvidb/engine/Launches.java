@@ -91,7 +91,8 @@ final class Launches {
             for (Placements.Launch launch : launches) {
                 try {
                     starts.add(launchRequest(launch, nodes.slurm(node.name()) != null,
-                            node.local() ? environments.find(launch.job().id()).orElse(null) : null));
+                            node.local() ? environments.find(launch.job().id()).orElse(null) : null,
+                            NodeShares.cap(answer.reply().snapshot().claims())));
                     kept.add(launch);
                 } catch (RuntimeException e) {
                     // A row the submit would refuse (written by an older version or by hand): that job
@@ -126,13 +127,13 @@ final class Launches {
      * what Slurm is asked for ({@code --gres}, {@code --time}, the name in {@code --comment}).
      */
     private static LaunchRequest launchRequest(Placements.Launch launch, boolean slurm,
-                                               java.util.Map<String, String> environment) {
+                                               java.util.Map<String, String> environment, LaunchRequest.Cap cap) {
         long id = launch.job().id();
         dev.nvidb.model.JobSpec spec = launch.job().spec();
         String script = slurm ? RunScript.renderForSlurm(id, spec, launch.assignment())
                 : RunScript.render(id, spec, launch.assignment(), environment);
         LaunchRequest.Claim claim = slurm ? LaunchRequest.Claim.NONE : new LaunchRequest.Claim(
-                launch.assignment().gpuUuids(), spec.vramMb(), spec.policy().exclusive(), spec.timeoutSeconds());
+                launch.assignment().gpuUuids(), spec.vramMb(), spec.policy().exclusive(), spec.timeoutSeconds(), cap);
         return new LaunchRequest(id, launch.assignment().attempt(), launch.assignment().launchToken(), launch.dir(),
                 script, new LaunchRequest.SlurmAsk(spec.gpus(), spec.timeoutSeconds(), spec.name()), claim);
     }

@@ -74,13 +74,16 @@ public record PlanningInput(QueueSnapshot queue, List<NodeCapacity> nodes, Sched
                     .collect(Collectors.toMap(NodeRecord::name, Function.identity()));
             List<NodeCapacity> capacities = new ArrayList<>();
             List<String> ignored = new ArrayList<>();
+            Set<Long> activeIds = new HashSet<>();
+            active.forEach(job -> activeIds.add(job.id()));
             for (String name : nodes.names()) {
                 NodeRecord record = records.get(name);
                 if (record != null && record.ignored()) {
                     ignored.add(name);
                     continue;
                 }
-                capacities.add(capacity(nodes, name, answers.answer(name, record), record, running));
+                capacities.add(capacity(nodes, name, answers.answer(name, record), record, running,
+                        NodeShares.waiting(name, pending, activeIds)));
             }
             Map<Long, Job> seen = new HashMap<>();
             active.forEach(job -> seen.put(job.id(), job.job()));
@@ -122,14 +125,14 @@ public record PlanningInput(QueueSnapshot queue, List<NodeCapacity> nodes, Sched
     }
 
     private static NodeCapacity capacity(QueueNodes nodes, String name, ProbeReply reply, NodeRecord record,
-                                         List<StoredJob> running) {
+                                         List<StoredJob> running, List<Job> waitingHere) {
         NodeCapacity capacity;
         if (nodes.slurm(name) != null) {
             // Slurm owns the budget: the cluster takes jobs while its controller answers sinfo.
             capacity = NodeCapacity.slurm(name, reply != null && reply.slurm() != null && reply.slurm().error() == null);
         } else if (reply != null) {
             List<StoredJob> here = running.stream().filter(job -> job.job().assignment().node().equals(name)).toList();
-            capacity = Capacities.answered(name, reply, here);
+            capacity = NodeShares.apply(Capacities.answered(name, reply, here), reply.snapshot().claims(), waitingHere);
         } else {
             capacity = Capacities.notAnswering(name, lastKnown(name, record));
         }

@@ -176,6 +176,8 @@ final class Tick {
     private Map<Node, AgentRequest> probeRequests(TickState state, Instant now) {
         Map<Node, AgentRequest> requests = new LinkedHashMap<>();
         QueueConfig queue = settings.queue();
+        List<dev.nvidb.model.Job> activeJobs = state.active().stream().filter(job -> job.damage() == null)
+                .map(StoredJob::job).toList();
         for (Node node : nodes.nodes()) {
             NodeRecord record = state.node(node.name()).orElse(null);
             if (record != null && (record.ignored()
@@ -188,7 +190,9 @@ final class Tick {
                         job.jobDir(), recorded(job.process())));
             }
             queries.addAll(unidentifiedReaps(state.reapsOn(node.name())));
-            requests.put(node, nodes.request(node.name()).withJobs(queries)
+            AgentRequest plain = nodes.request(node.name());
+            AgentRequest.Demand waiting = NodeShares.demand(node.name(), activeJobs);
+            requests.put(node, plain.withClaims(plain.claims().withDemand(waiting)).withJobs(queries)
                     .withKills(Launches.kills(state.reapsOn(node.name()), queue))
                     .withLogTailLines(queue.logTailLines()));
         }

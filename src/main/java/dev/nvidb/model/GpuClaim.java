@@ -19,15 +19,29 @@ import java.util.Objects;
  * @param usedMib   what the job's processes hold on each GPU now, by UUID
  * @param ownQueue  whether the claim is the asking queue's own (the agent compares the queue ids); a
  *                  monitor's probe, which names no queue, owns none
+ * @param hold      not a file on the node but the asking queue's own yielding under the node's
+ *                  {@code share: fair}: room it leaves for another user's waiting job ({@code jobId} 0)
  */
 public record GpuClaim(String user, int uid, String queueId, String queueName, long jobId, List<String> gpuUuids,
-                       long mib, boolean exclusive, Map<String, Long> usedMib, boolean ownQueue) {
+                       long mib, boolean exclusive, Map<String, Long> usedMib, boolean ownQueue, boolean hold) {
 
     public GpuClaim {
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(queueId, "queueId");
         gpuUuids = List.copyOf(gpuUuids);
         usedMib = Map.copyOf(usedMib);
+    }
+
+    /** A claim a queue left on the node. */
+    public GpuClaim(String user, int uid, String queueId, String queueName, long jobId, List<String> gpuUuids,
+                    long mib, boolean exclusive, Map<String, Long> usedMib, boolean ownQueue) {
+        this(user, uid, queueId, queueName, jobId, gpuUuids, mib, exclusive, usedMib, ownQueue, false);
+    }
+
+    /** Room left on one GPU for another user's waiting job, which the node's fair share puts first. */
+    public static GpuClaim heldFor(QueueDemand waiting, String uuid, long mib) {
+        return new GpuClaim(waiting.user(), waiting.uid(), waiting.queueId(), waiting.queueName(), 0, List.of(uuid),
+                mib, waiting.exclusive(), Map.of(), false, true);
     }
 
     /** Whether the claim holds the GPU with this UUID. */
@@ -48,6 +62,11 @@ public record GpuClaim(String user, int uid, String queueId, String queueName, l
     /** "alice: 16.0G reserved, job 12 of queue laptop", as every view names a claim. */
     public String describe(String uuid) {
         String queue = queueName != null ? queueName : queueId.substring(0, Math.min(8, queueId.length()));
+        if (hold) {
+            return user + ": " + (exclusive ? "the whole card" : String.format(java.util.Locale.ROOT, "%.1fG", mib / 1024.0))
+                    + " held for a waiting job of queue " + queue + " (node policy share: fair; "
+                    + user + " is further below their share)";
+        }
         String what = exclusive ? "the whole card" : String.format(java.util.Locale.ROOT, "%.1fG reserved",
                 (uuid == null ? mib : chargeOn(uuid)) / 1024.0);
         return user + ": " + what + ", job " + jobId + " of queue " + queue;

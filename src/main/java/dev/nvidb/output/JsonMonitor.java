@@ -45,7 +45,9 @@ public record JsonMonitor(int schemaVersion, boolean ok, JsonCapacity capacity, 
             String driverVersion,
             String cudaVersion,
             long probeMs,
-            List<JsonGpu> gpus) {
+            List<JsonGpu> gpus,
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            JsonSharing sharing) {
     }
 
     /** The document for {@code nvidb --once} on this machine alone: ok when it answered with GPU data. */
@@ -64,7 +66,7 @@ public record JsonMonitor(int schemaVersion, boolean ok, JsonCapacity capacity, 
         NodeSnapshot snapshot = result.snapshot();
         if (snapshot == null) {
             return new JsonMonitorNode(result.node(), result.address(), "down", result.failure(), null, null, null,
-                    null, null, null, null, null, millis, List.of());
+                    null, null, null, null, null, millis, List.of(), null);
         }
         NodeInfo info = snapshot.info();
         String status = result.degraded() ? "no_gpu" : "up";
@@ -72,6 +74,6 @@ public record JsonMonitor(int schemaVersion, boolean ok, JsonCapacity capacity, 
                 snapshot.source().name().toLowerCase().replace('_', '-'), info.hostname(), info.bootId(), info.load(),
                 info.cpuCount(), info.diskFreeMb(), snapshot.driverVersion(), snapshot.cudaVersion(), millis,
                 snapshot.gpus().stream().map(gpu -> JsonGpu.monitored(result.node(), gpu,
-                        snapshot.claims().on(gpu.uuid()))).toList());
+                        snapshot.claims().on(gpu.uuid()))).toList(), JsonSharing.of(snapshot.claims()));
     }
 }

@@ -51,7 +51,9 @@ public final class JsonQueue {
                        String lastError, int consecutiveFailures, BigDecimal backoffUntil, String hostname,
                        String driverVersion, int runningJobs, List<JsonGpu> gpus,
                        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                       String slurm) {
+                       String slurm,
+                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                       JsonSharing sharing) {
     }
 
     /** An open alert. */
@@ -98,7 +100,8 @@ public final class JsonQueue {
         String driver = view.snapshot() == null ? null : view.snapshot().driverVersion();
         return new Node(view.name(), view.status(), view.drained(), view.ignored(), JsonJob.seconds(view.lastSeenAt()),
                 view.lastError(), view.failures(), JsonJob.seconds(view.backoffUntil()), hostname, driver,
-                view.runningJobs(), view.gpus().stream().map(gpu -> gpu(view.name(), gpu)).toList(), view.slurm());
+                view.runningJobs(), view.gpus().stream().map(gpu -> gpu(view.name(), gpu)).toList(), view.slurm(),
+                view.snapshot() == null ? null : JsonSharing.of(view.snapshot().claims()));
     }
 
     static JsonGpu gpu(String node, GpuView view) {

@@ -155,13 +155,7 @@ public final class MonitorText {
                         .append('\n');
             }
         }
-        if (snapshot.claims().error() != null) {
-            out.append("  ").append(style.warn("claims:")).append(' ').append(Printable.of(snapshot.claims().error()))
-                    .append('\n');
-        }
-        for (String warning : snapshot.claims().warnings()) {
-            out.append("  ").append(style.warn("claims:")).append(' ').append(Printable.of(warning)).append('\n');
-        }
+        SharingText.append(out, snapshot.claims(), style);
     }
 
     /** "gpu-c (127.0.0.4:22): no answer" reads "127.0.0.4:22  no answer" after the node's own name. */

@@ -181,6 +181,9 @@ public final class QueueText {
                 }
             }
         }
+        if (node.snapshot() != null) {
+            SharingText.append(out, node.snapshot().claims(), layout.style());
+        }
     }
 
     /** The model without the vendor every card here shares ("NVIDIA H100 80GB HBM3" → "H100 80GB HBM3"). */

@@ -1,6 +1,7 @@
 package dev.nvidb.scheduler;
 
 import dev.nvidb.model.Job;
+import dev.nvidb.model.JobSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,6 +24,9 @@ final class ClusterNode {
     /** Offered GPUs whose size is not known at all. */
     private final int offeredUnknownTotals;
     int cpuJobs;
+    /** GPUs and MiB the node's sharing policy still lets this queue's user take, less this plan's placements. */
+    private int roomGpus;
+    private long roomMib;
     /** The most free memory of any target GPU here: nodes below a job's demand are skipped unsearched. */
     long maxTargetFreeMb = Long.MIN_VALUE;
 
@@ -50,6 +54,54 @@ final class ClusterNode {
         this.offeredUnknownTotals = offered.size() - offeredTotals.length;
         refreshMaxTargetFree();
         this.cpuJobs = (int) runningHere.stream().filter(job -> job.spec().cpuOnly()).count();
+        this.roomGpus = capacity.room().gpus();
+        this.roomMib = capacity.room().mib();
+        capacity.room().ahead().forEach(this::holdFor);
+    }
+
+    /**
+     * Leaves room for another user's smallest waiting job, which the node's fair share puts first: on
+     * the GPUs with the most free memory that could take it now (empty ones for a whole-card job). A
+     * job that fits nowhere here now holds nothing (no card idles for it).
+     */
+    private void holdFor(dev.nvidb.model.QueueDemand waiting) {
+        List<GpuSlot> open = new ArrayList<>();
+        for (GpuSlot slot : slots) {
+            if (slot.target && slot.hold == null && slot.keptFor == null && slot.exclusiveFor == null
+                    && (waiting.exclusive() ? slot.empty() : slot.freeMb >= waiting.mib())) {
+                open.add(slot);
+            }
+        }
+        if (open.size() < Math.max(1, waiting.gpus())) {
+            return;
+        }
+        open.sort((a, b) -> a.freeMb != b.freeMb ? Long.compare(b.freeMb, a.freeMb)
+                : Integer.compare(a.gpu.index(), b.gpu.index()));
+        for (GpuSlot slot : open.subList(0, Math.max(1, waiting.gpus()))) {
+            slot.holdFor(dev.nvidb.model.GpuClaim.heldFor(waiting, slot.gpu.uuid(), waiting.mib()));
+        }
+        refreshMaxTargetFree();
+    }
+
+    /** Whether the node's sharing policy leaves room here for a job of this size. */
+    boolean roomFor(JobSpec spec) {
+        return spec.gpus() <= roomGpus && (roomMib == Long.MAX_VALUE || policyMib(spec) <= roomMib);
+    }
+
+    /** Charges a placement here against the sharing policy's room. */
+    void chargeRoom(JobSpec spec) {
+        if (roomGpus != Integer.MAX_VALUE) {
+            roomGpus -= spec.gpus();
+        }
+        if (roomMib != Long.MAX_VALUE) {
+            roomMib -= policyMib(spec);
+        }
+    }
+
+    /** What a job counts for under a VRAM cap: its reservation on each GPU, a whole card when exclusive. */
+    private long policyMib(JobSpec spec) {
+        long each = spec.policy().exclusive() && offeredTotals.length > 0 ? offeredTotals[0] : spec.vramMb();
+        return each * spec.gpus();
     }
 
     String name() {

@@ -296,12 +296,13 @@ public final class Explainer {
         if (fit.kind() == FitKind.NOW && slot.node.name().equals(fit.node()) && fit.gpuIndices().contains(slot.gpu.index())) {
             message += " (first choice)";
         }
-        if ((kind == GpuKind.SHORT || kind == GpuKind.IN_USE) && !slot.gpu.claims().isEmpty()) {
-            message += " (claimed by another queue)";
+        if ((kind == GpuKind.SHORT || kind == GpuKind.IN_USE) && !slot.claims().isEmpty()) {
+            message += slot.gpu.claims().isEmpty() ? " (held for another user by the node's fair share)"
+                    : " (claimed by another queue)";
         }
         return new GpuVerdict(slot.gpu.index(), slot.gpu.uuid(), slot.gpu.state(), slot.gpu.totalMb(), budget, planned,
                 free, was.jobCount, keptFor, kind, message,
-                slot.gpu.claims().stream().map(claim -> claim.describe(slot.gpu.uuid())).toList());
+                slot.claims().stream().map(claim -> claim.describe(slot.gpu.uuid())).toList());
     }
 
     private static List<Blocker> blockers(Job job, QueueSnapshot queue, List<DependencyCheck> dependencies, Fit fit,

@@ -56,13 +56,13 @@ final class GpuPicker {
     /** The GPUs to give the job now, or empty when none fit; {@code respectKept} honours GPUs kept for earlier jobs. */
     Optional<List<GpuSlot>> pick(JobSpec spec, List<ClusterNode> nodes, boolean respectKept) {
         if (spec.gpus() == 1) {
-            return pickOne(spec.vramMb(), spec.policy().exclusive(), nodes, respectKept).map(List::of);
+            return pickOne(spec, nodes, respectKept).map(List::of);
         }
         int count = spec.gpus();
         ClusterNode bestNode = null;
         long bestFree = 0;
         for (ClusterNode node : nodes) {
-            if (node.slots.size() < count || node.maxTargetFreeMb < spec.vramMb()) {
+            if (node.slots.size() < count || node.maxTargetFreeMb < spec.vramMb() || !node.roomFor(spec)) {
                 continue;
             }
             // A node's set is the first `count` of its fitting GPUs in preferred order; only its
@@ -113,11 +113,13 @@ final class GpuPicker {
     }
 
     /** The one-GPU case without building per-node lists: the common job, kept cheap for big queues. */
-    private Optional<GpuSlot> pickOne(long vramMb, boolean exclusive, List<ClusterNode> nodes, boolean respectKept) {
+    private Optional<GpuSlot> pickOne(JobSpec spec, List<ClusterNode> nodes, boolean respectKept) {
+        long vramMb = spec.vramMb();
+        boolean exclusive = spec.policy().exclusive();
         GpuSlot best = null;
         for (ClusterNode node : nodes) {
-            if (node.maxTargetFreeMb < vramMb) {
-                continue; // no GPU here has room: skip its slots
+            if (node.maxTargetFreeMb < vramMb || !node.roomFor(spec)) {
+                continue; // no GPU here has room (or the node's policy leaves the user none): skip its slots
             }
             for (GpuSlot slot : node.slots) {
                 if (slot.fits(vramMb, policy.maxJobsPerGpu(), respectKept, exclusive)
@@ -143,6 +145,9 @@ final class GpuPicker {
         List<GpuSlot> best = List.of();
         long bestFree = Long.MIN_VALUE;
         for (ClusterNode node : nodes) {
+            if (!node.roomFor(spec)) {
+                continue; // capped there: keeping GPUs for it would only idle them
+            }
             List<GpuSlot> open = new ArrayList<>();
             for (GpuSlot slot : node.slots) {
                 if (slot.target && slot.keptFor == null && slot.couldEverHold(spec.vramMb(), policy.headroomMb())) {

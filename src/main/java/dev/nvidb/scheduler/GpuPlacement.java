@@ -51,6 +51,7 @@ final class GpuPlacement {
                 chosen.get().forEach(slot -> slot.exclusiveFor = job);
             }
             cluster.take(chosen.get(), demand.vramMb());
+            chosen.get().get(0).node.chargeRoom(job.spec());
             plan.place(job, chosen.get().get(0).node.name(), chosen.get());
             last = new Decision(Decision.Kind.PLACED, chosen.get());
             return;

@@ -20,6 +20,8 @@ final class GpuSlot {
     Job keptFor;
     /** The {@code --exclusive} job running here (or placed here by this plan): no other job comes here. */
     Job exclusiveFor;
+    /** Room left here for another user's waiting job by the node's fair share, or null. */
+    dev.nvidb.model.GpuClaim hold;
 
     GpuSlot(ClusterNode node, GpuCapacity gpu, GpuBudget budget) {
         this.node = node;
@@ -47,7 +49,7 @@ final class GpuSlot {
      * class {@code free} ({@code queue.GpuView#ownership}).
      */
     boolean empty() {
-        if (budget == null || jobCount > 0 || exclusiveFor != null) {
+        if (budget == null || jobCount > 0 || exclusiveFor != null || hold != null) {
             return false;
         }
         return gpu.state() == GpuState.BLIND ? budget.externalMb() == 0 : gpu.externalMb() == 0;
@@ -59,13 +61,29 @@ final class GpuSlot {
      */
     boolean fits(long vramMb, int maxJobsPerGpu, boolean respectKept, boolean exclusive) {
         return target && freeMb >= vramMb && hasJobSlot(maxJobsPerGpu) && !(respectKept && keptFor != null)
-                && (exclusive ? empty() : exclusiveFor == null);
+                && (exclusive ? empty() : exclusiveFor == null && (hold == null || !hold.exclusive()));
     }
 
     /** Charges a placed job's reservation (its measured use is still zero). */
     void take(long vramMb) {
         freeMb -= vramMb;
         jobCount++;
+    }
+
+    /** Leaves room here for another user's waiting job: its reservation, or the whole card. */
+    void holdFor(dev.nvidb.model.GpuClaim claim) {
+        hold = claim;
+        freeMb -= claim.exclusive() ? freeMb : claim.mib();
+    }
+
+    /** Other queues' claims here, and the fair share's hold, as reasons name them. */
+    java.util.List<dev.nvidb.model.GpuClaim> claims() {
+        if (hold == null) {
+            return gpu.claims();
+        }
+        java.util.List<dev.nvidb.model.GpuClaim> all = new java.util.ArrayList<>(gpu.claims());
+        all.add(hold);
+        return all;
     }
 
     /** "gpu-a GPU1", as reasons name a GPU. */

@@ -17,9 +17,16 @@ import java.util.Set;
  * @param gpus         the node's GPUs (every GPU it has, allowlisted or not)
  * @param slurm        a Slurm cluster: Slurm owns its budget, so it has no GPUs here and takes any job
  *                     that names it or may overflow to Slurm (docs/scheduling.md)
+ * @param room         what the node's sharing policy still lets this queue's user take there
  */
 public record NodeCapacity(String name, NodeStatus status, boolean drained, List<Integer> gpuAllowlist,
-                           List<GpuCapacity> gpus, boolean slurm) {
+                           List<GpuCapacity> gpus, boolean slurm, PolicyRoom room) {
+
+    /** A node under no sharing policy cap. */
+    public NodeCapacity(String name, NodeStatus status, boolean drained, List<Integer> gpuAllowlist,
+                        List<GpuCapacity> gpus, boolean slurm) {
+        this(name, status, drained, gpuAllowlist, gpus, slurm, PolicyRoom.NONE);
+    }
 
     /** A workstation (not a Slurm cluster). */
     public NodeCapacity(String name, NodeStatus status, boolean drained, List<Integer> gpuAllowlist,
@@ -36,6 +43,7 @@ public record NodeCapacity(String name, NodeStatus status, boolean drained, List
     public NodeCapacity {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(status, "status");
+        room = room == null ? PolicyRoom.NONE : room;
         gpuAllowlist = gpuAllowlist == null ? null : List.copyOf(gpuAllowlist);
         gpus = List.copyOf(gpus);
         if (status == NodeStatus.NEVER_ANSWERED && !gpus.isEmpty()) {
@@ -66,12 +74,22 @@ public record NodeCapacity(String name, NodeStatus status, boolean drained, List
 
     /** The same node, drained. */
     public NodeCapacity asDrained() {
-        return new NodeCapacity(name, status, true, gpuAllowlist, gpus, slurm);
+        return new NodeCapacity(name, status, true, gpuAllowlist, gpus, slurm, room);
     }
 
     /** The same node with another allowlist (null = all GPUs). */
     public NodeCapacity withGpuAllowlist(List<Integer> allowlist) {
-        return new NodeCapacity(name, status, drained, allowlist, gpus, slurm);
+        return new NodeCapacity(name, status, drained, allowlist, gpus, slurm, room);
+    }
+
+    /** The same node with these GPUs (a fair-share hold charged on them). */
+    public NodeCapacity withGpus(List<GpuCapacity> changed) {
+        return new NodeCapacity(name, status, drained, gpuAllowlist, changed, slurm, room);
+    }
+
+    /** The same node under the sharing policy's room for this queue's user. */
+    public NodeCapacity withRoom(PolicyRoom policyRoom) {
+        return new NodeCapacity(name, status, drained, gpuAllowlist, gpus, slurm, policyRoom);
     }
 
     /** True when new jobs may be placed here this tick. */

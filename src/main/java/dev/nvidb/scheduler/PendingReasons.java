@@ -55,6 +55,17 @@ final class PendingReasons {
 
     /** A GPU job fits on no node that takes jobs; {@code elsewhere}: nodes that could hold it but take none now. */
     String gpuWait(JobSpec spec, List<ClusterNode> usable, List<ClusterNode> elsewhere) {
+        List<ClusterNode> capped = usable.stream().filter(node -> !node.roomFor(spec)).toList();
+        if (!capped.isEmpty()) {
+            String caps = String.join("; ", capped.stream().map(node -> node.name() + ": "
+                    + node.capacity.room().who()).toList());
+            List<ClusterNode> open = usable.stream().filter(node -> node.roomFor(spec)).toList();
+            if (open.isEmpty()) {
+                String others = elsewhere.isEmpty() ? "" : "; " + named(elsewhere);
+                return "waiting for room under the node policy (" + caps + others + ")";
+            }
+            return gpuWait(spec, open, elsewhere) + "; " + caps;
+        }
         Optional<String> exclusive = spec.policy().exclusive() ? noEmptyGpu(spec, usable) : heldExclusively(spec, usable);
         if (exclusive.isPresent()) {
             return exclusive.get();
@@ -142,11 +153,12 @@ final class PendingReasons {
 
     /** "; claimed by alice: 16.0G reserved, job 12 of queue laptop" for a GPU other queues claim, else "". */
     static String claimedBy(GpuSlot slot) {
-        if (slot.gpu.claims().isEmpty()) {
+        List<dev.nvidb.model.GpuClaim> claims = slot.claims();
+        if (claims.isEmpty()) {
             return "";
         }
-        List<String> named = slot.gpu.claims().stream().limit(3).map(claim -> claim.describe(slot.gpu.uuid())).toList();
-        int more = slot.gpu.claims().size() - named.size();
+        List<String> named = claims.stream().limit(3).map(claim -> claim.describe(slot.gpu.uuid())).toList();
+        int more = claims.size() - named.size();
         return "; claimed by " + String.join("; ", named) + (more > 0 ? " and " + more + " more" : "");
     }
 

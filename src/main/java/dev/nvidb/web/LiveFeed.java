@@ -138,7 +138,7 @@ public final class LiveFeed implements AutoCloseable {
         for (LiveProbes.NodeState state : states) {
             if (state.latest() == null) {
                 nodes.add(new JsonMonitor.JsonMonitorNode(state.node().name(), state.address(), "probing", null, null,
-                        null, null, null, null, null, null, null, 0, List.of()));
+                        null, null, null, null, null, null, null, 0, List.of(), null));
             } else {
                 nodes.add(probed.nodes().get(next++));
             }

@@ -2,6 +2,7 @@ package dev.nvidb.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -9,6 +10,7 @@ import dev.nvidb.model.Assignment;
 import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.JobSpec;
 import dev.nvidb.model.NodeClaims;
+import dev.nvidb.model.QueueDemand;
 import dev.nvidb.testing.FakeGpuState;
 import dev.nvidb.testing.FakeGpuState.ProcessKind;
 import java.nio.file.Files;
@@ -244,6 +246,127 @@ class ClaimsTest extends LocalJobs {
         assertEquals("rwxrwxrwt", output("stat", "-c", "%A", agent.claimsDir().toString()).strip().substring(1));
         Path file = claimFiles().get(0);
         assertEquals("rw-r--r--", permissions(file), "every queue reads it, only its owner changes it");
+    }
+
+    private NodeClaims publishing(String queue, AgentRequest.Demand demand) {
+        AgentRequest request = AgentRequest.probe(ROOT).withClaims(
+                new AgentRequest.Claims(null, queue, queue + "-host").withDemand(demand));
+        return agent.send(request).snapshot().claims();
+    }
+
+    @Test
+    void aQueuesWaitingDemandIsPublishedForTheOthersAndGoesWhenNothingWaits() throws Exception {
+        card(0);
+        NodeClaims own = publishing("laptop", new AgentRequest.Demand(3, 1, 16384, false, 1_700_000_000L));
+        assertEquals(1, own.demand().size(), own.toString());
+        assertTrue(own.demand().get(0).ownQueue() && own.foreignDemand().isEmpty(), own.toString());
+        NodeClaims other = claimsSeenBy("desk");
+        assertEquals(1, other.foreignDemand().size(), other.toString());
+        QueueDemand seen = other.foreignDemand().get(0);
+        assertEquals(List.of(3, 1, 16384L, 1_700_000_000L, "laptop-host"),
+                List.of(seen.waiting(), seen.gpus(), seen.mib(), seen.oldestAt(), seen.queueName()));
+        assertTrue(seen.describe().contains("waits with 3 GPU jobs (smallest 1 x 16.0G) in queue laptop-host"),
+                seen.describe());
+        assertEquals("rw-r--r--", permissions(agent.claimsDir().resolve("demand-" + output("id", "-u").strip()
+                + "-laptop.json")));
+
+        publishing("laptop", AgentRequest.Demand.NONE);
+        assertEquals(List.of(), claimsSeenBy("desk").demand(), "nothing waits: the file is gone");
+    }
+
+    @Test
+    void staleForgedAndLinkedDemandIsIgnored() throws Exception {
+        card(0);
+        Path claims = Files.createDirectories(agent.claimsDir());
+        run("chmod", "1777", claims.toString());
+        long uid = Long.parseLong(output("id", "-u").strip());
+        double now = System.currentTimeMillis() / 1000.0;
+        Files.writeString(claims.resolve("demand-" + uid + "-old.json"), demand(uid, "old", now - 600));
+        Files.createSymbolicLink(claims.resolve("demand-" + uid + "-link.json"), claims.resolve("demand-" + uid + "-old.json"));
+        Files.writeString(claims.resolve("demand-" + uid + "-junk.json"), "[]");
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (root) {
+            Files.writeString(claims.resolve("demand-0-forged.json"), demand(0, "forged", now));
+            run("chown", "12345", claims.resolve("demand-0-forged.json").toString());
+        }
+        NodeClaims seen = claimsSeenBy("desk");
+        assertEquals(List.of(), seen.demand(), seen.toString());
+        assertTrue(seen.warnings().stream().anyMatch(w -> w.contains("demand-" + uid + "-link.json") && w.contains("symbolic link")),
+                seen.warnings().toString());
+        assertTrue(seen.warnings().stream().anyMatch(w -> w.contains("-junk.json") && w.contains("not a demand")),
+                seen.warnings().toString());
+        if (root) {
+            assertTrue(seen.warnings().stream().anyMatch(w -> w.contains("demand-0-forged.json") && w.contains("uid 12345 owns")),
+                    seen.warnings().toString());
+        }
+        assertFalse(Files.exists(claims.resolve("demand-" + uid + "-old.json")), "this user's stale demand removed");
+    }
+
+    @Test
+    void theNodesPolicyIsReadOnlyFromItsAdministrator() throws Exception {
+        card(0);
+        Path claims = Files.createDirectories(agent.claimsDir());
+        run("chmod", "1777", claims.toString());
+        Path policy = Files.writeString(claims.resolve("policy.yml"), "share: fair\n");
+        run("chmod", "0644", policy.toString());
+        NodeClaims seen = claimsSeenBy("q");
+        assertEquals("share: fair\n", seen.policy(), seen.toString());
+        assertNull(seen.policyError());
+
+        run("chmod", "0666", policy.toString());
+        seen = claimsSeenBy("q");
+        assertNull(seen.policy());
+        assertTrue(seen.policyError().contains("others may write it") && seen.policyError().contains("chmod go-w"),
+                seen.policyError());
+
+        Files.delete(policy);
+        Path planted = Files.writeString(dir.resolve("planted.yml"), "share: fair\n");
+        Files.createSymbolicLink(policy, planted);
+        assertTrue(claimsSeenBy("q").policyError().contains("a symbolic link"));
+
+        assumeTrue("root".equals(System.getProperty("user.name")), "chown needs root (CI runs as root)");
+        Files.delete(policy);
+        Files.writeString(policy, "share: fair\n");
+        run("chmod", "0644", policy.toString());
+        run("chown", "12345", policy.toString());
+        assertTrue(claimsSeenBy("q").policyError().contains("owned by uid 12345"), "a stranger's policy");
+    }
+
+    @Test
+    void aCapIsCheckedUnderTheLockAgainstEveryClaimOfTheUser() throws Exception {
+        FakeGpuState.create().gpu(0, "NVIDIA RTX 4090", CARD).uuid(0, GPU).gpu(1, "NVIDIA RTX 4090", CARD)
+                .uuid(1, "GPU-shared-1").writeTo(state);
+        assertEquals(LaunchReport.Outcome.STARTED, launchAs("laptop", claiming(1, 4096, false, "sleep 60")).outcome());
+        LaunchRequest.Cap oneGpu = new LaunchRequest.Cap(1, null);
+        LaunchReport second = launchAs("desk", capped(claimingOn(2, "GPU-shared-1", 4096), oneGpu));
+        assertEquals(LaunchReport.Outcome.LOST, second.outcome(), "the same user's other queue holds the one GPU");
+        assertTrue(second.error().contains("caps") && second.error().contains("at 1 GPUs here and they hold 1"),
+                second.error());
+        LaunchReport vram = launchAs("desk", capped(claimingOn(3, "GPU-shared-1", 4096), new LaunchRequest.Cap(null, 6144L)));
+        assertEquals(LaunchReport.Outcome.LOST, vram.outcome());
+        assertTrue(vram.error().contains("at 6144 MiB here and they hold 4096"), vram.error());
+        assertEquals(LaunchReport.Outcome.STARTED,
+                launchAs("desk", capped(claimingOn(4, "GPU-shared-1", 2048), new LaunchRequest.Cap(2, 6144L))).outcome());
+    }
+
+    private LaunchRequest claimingOn(long id, String uuid, long mib) {
+        JobSpec spec = new JobSpec("job-" + id, "cd \"$NVIDB_JOB_DIR\" || exit 1; sleep 60", 1, mib, null, null,
+                Map.of(), List.of(), null, 0, List.of(), "tester@here");
+        Assignment assignment = new Assignment("local", List.of(1), List.of(uuid), 1, "token-" + id);
+        return new LaunchRequest(id, 1, "token-" + id, JobQuery.directory(ROOT, id, 1),
+                RunScript.render(id, spec, assignment), LaunchRequest.SlurmAsk.NONE,
+                new LaunchRequest.Claim(List.of(uuid), mib, false, null));
+    }
+
+    private static LaunchRequest capped(LaunchRequest launch, LaunchRequest.Cap cap) {
+        LaunchRequest.Claim claim = launch.claim();
+        return new LaunchRequest(launch.id(), launch.attempt(), launch.token(), launch.dir(), launch.script(), launch.ask(),
+                new LaunchRequest.Claim(claim.gpuUuids(), claim.mib(), claim.exclusive(), claim.timeoutSeconds(), cap));
+    }
+
+    private static String demand(long uid, String queue, double updatedAt) {
+        return "{\"uid\": " + uid + ", \"user\": \"someone\", \"queue\": \"" + queue + "\", \"waiting\": 2, \"gpus\": 1,"
+                + " \"mib\": 1024, \"exclusive\": false, \"oldest_at\": 1.0, \"updated_at\": " + updatedAt + "}";
     }
 
     private static String big(long mib) {
