@@ -72,7 +72,7 @@ final class PendingReasons {
         }
         String detail = spec.gpus() == 1 ? oneGpuDetail(spec, usable) : multiGpuDetail(spec, usable);
         String others = elsewhere.isEmpty() ? "" : "; " + named(elsewhere);
-        return "waiting for " + need(spec) + " (" + detail + others + ")";
+        return "waiting for " + need(spec) + " (" + detail + holds(usable, detail) + others + ")";
     }
 
     /**
@@ -149,6 +149,23 @@ final class PendingReasons {
         }
         return "best: " + best.get().label() + " has " + Math.max(0, best.get().freeMb) + " MiB free"
                 + claimedBy(best.get());
+    }
+
+    /**
+     * "; shared-1 GPU1: bob: 16.0G held for …" for the GPUs the node's fair share left for other users'
+     * waiting jobs that the detail did not already name, else "".
+     */
+    private static String holds(List<ClusterNode> usable, String detail) {
+        StringBuilder text = new StringBuilder();
+        for (ClusterNode node : usable) {
+            for (GpuSlot slot : node.slots) {
+                String held = slot.hold == null ? null : slot.hold.describe(slot.gpu.uuid());
+                if (held != null && !detail.contains(held)) {
+                    text.append("; ").append(slot.label()).append(": ").append(held);
+                }
+            }
+        }
+        return text.toString();
     }
 
     /** "; claimed by alice: 16.0G reserved, job 12 of queue laptop" for a GPU other queues claim, else "". */

@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,6 +73,34 @@ class SharedGpuIT {
         if (claims != null) {
             OpenSshHost.exitCode("rm", "-rf", claims.toString());
         }
+    }
+
+    @BeforeEach
+    void oneCard() throws Exception {
+        cards(1);
+    }
+
+    /** The node's GPUs: {@code count} RTX 4090s of 24 GiB, nothing in use. */
+    private static void cards(int count) throws Exception {
+        FakeGpuState gpus = FakeGpuState.create();
+        for (int i = 0; i < count; i++) {
+            gpus.gpu(i, "NVIDIA RTX 4090", 24576).uuid(i, i == 0 ? "GPU-shared-4090" : "GPU-shared-4090-" + i).used(i, 0);
+        }
+        gpus.writeTo(node.gpuStateFile());
+    }
+
+    /** Writes the node's policy.yml as its administrator (root, mode 0644) would. */
+    private static void policy(String text) throws Exception {
+        Files.createDirectories(claims);
+        assertEquals(0, OpenSshHost.exitCode("chmod", "1777", claims.toString()));
+        Path file = claims.resolve("policy.yml");
+        Files.writeString(file, text);
+        assertEquals(0, OpenSshHost.exitCode("chmod", "0644", file.toString()));
+    }
+
+    @AfterEach
+    void noPolicy() throws Exception {
+        Files.deleteIfExists(claims.resolve("policy.yml"));
     }
 
     @AfterEach
@@ -179,6 +208,65 @@ class SharedGpuIT {
                 + " -xf 'sleep 120'))"), "alice's job and its wrapper killed");
         JsonNode started = awaitState(bobHome, bobs, "completed");
         assertEquals("shared-1", started.get("node").asText());
+    }
+
+    @Test
+    void aNodePolicyCapKeepsAUserToTheirGpusWhileTheCardsHaveRoom() throws Exception {
+        cards(2);
+        policy("users:\n  " + BOB + ":\n    max_gpus: 1\n");
+        long first = submit(bobHome, "sleep", "60");
+        awaitState(bobHome, first, "running");
+        long second = submit(bobHome, "sleep", "60");
+        for (int tick = 0; tick < 3; tick++) {
+            JsonNode waiting = job(bobHome, second);
+            assertEquals("pending", waiting.get("state").asText(), "bob is capped at one GPU on the node");
+            assertTrue(waiting.get("pending_reason").asText().contains("the node's policy caps " + BOB
+                    + " at 1 GPU there and they hold 1 GPU"), waiting.toString());
+        }
+        long alices = submit(aliceHome, "sleep", "60");
+        assertEquals("running", awaitState(aliceHome, alices, "running").get("state").asText(), "alice is not capped");
+        Launcher.Run nodes = nvidb(bobHome, "queue", "nodes");
+        assertTrue(nodes.stdout().contains("policy: first come; " + BOB + ": max 1 GPU"), nodes.stdout() + nodes.stderr());
+
+        assertEquals(0, OpenSshHost.exitCode("bash", "-c", "pkill -KILL -s $(ps -o sid= -p $(pgrep -u " + BOB
+                + " -xf 'sleep 60'))"), "bob's first job killed");
+        awaitState(bobHome, second, "running");
+    }
+
+    @Test
+    void underFairShareAFreedGpuWaitsForTheUserFurthestBelowTheirShare() throws Exception {
+        cards(2);
+        policy("share: fair\n");
+        long holding = submit(aliceHome, "sleep", "120");
+        awaitState(aliceHome, holding, "running");
+        long brief = submit(aliceHome, "sleep", "6");
+        awaitState(aliceHome, brief, "running"); // both cards hold 16 GiB of alice's now
+        // bob's submit ticks in its own process and leaves no ticker behind: his queue ticks only when the
+        // test says, so what alice's ticks do with a freed card is seen before his queue could take it.
+        Launcher.Run submitted = Launcher.run(Map.of("HOME", bobHome.toString(), "PATH", System.getenv("PATH"),
+                "NVIDB_SUBMIT_TICK", "inline"), "job", "submit", "--json", "--vram", "16G", "--", "sleep", "60");
+        assertEquals(0, submitted.exitCode(), submitted.stdout() + submitted.stderr());
+        long bobs = JSON.readTree(submitted.stdout()).at("/job/id").asLong();
+        assertEquals("pending", json(bobHome, "job", "show", "--json", String.valueOf(bobs)).at("/job/state").asText(),
+                "no room for bob yet: his probe published his demand");
+        long next = submit(aliceHome, "sleep", "60");
+        awaitState(aliceHome, brief, "completed"); // alice's ticks see GPU1 free again
+        for (int tick = 0; tick < 3; tick++) {
+            JsonNode waiting = job(aliceHome, next);
+            assertEquals("pending", waiting.get("state").asText(), "GPU1 is left for bob, who holds nothing");
+            String reason = waiting.get("pending_reason").asText();
+            assertTrue(reason.contains("GPU1: " + BOB + ": 16.0G held for a waiting job") && reason.contains("share: fair"),
+                    reason);
+        }
+        Launcher.Run nodes = nvidb(aliceHome, "queue", "nodes");
+        assertTrue(nodes.stdout().contains("policy: share fair") && nodes.stdout().contains("waiting: " + BOB
+                + " waits with 1 GPU job"), nodes.stdout() + nodes.stderr());
+        awaitState(bobHome, bobs, "running"); // bob's next tick takes it
+        JsonNode waiting = job(aliceHome, next);
+        assertEquals("pending", waiting.get("state").asText(), "bob's job holds GPU1 now");
+        Launcher.Run why = nvidb(aliceHome, "job", "why", String.valueOf(next));
+        assertTrue(why.stdout().contains("claimed by " + BOB) || why.stdout().contains(BOB + ": 16.0G reserved"),
+                why.stdout() + why.stderr());
     }
 
     @Test
