@@ -40,6 +40,12 @@ public final class NodeShares {
      * could run there) is not empty.
      */
     public static NodeCapacity apply(NodeCapacity capacity, NodeClaims claims, List<Job> waitingHere) {
+        return apply(capacity, claims, () -> waitingHere);
+    }
+
+    /** As above, the waiting jobs gathered only for a node whose policy is {@code share: fair}. */
+    public static NodeCapacity apply(NodeCapacity capacity, NodeClaims claims,
+                                     java.util.function.Supplier<List<Job>> waiting) {
         Optional<NodePolicy> parsed = NodePolicy.of(claims);
         if (parsed.isEmpty() || claims.me() == null) {
             return capacity;
@@ -71,8 +77,8 @@ public final class NodeShares {
             who = "the node's policy caps " + me.name() + " at " + String.join(" and ", limits) + " there and they hold "
                     + heldGpus + " GPU" + (heldGpus == 1 ? "" : "s") + (rule.maxMib() != null ? ", " + gib(heldMib) : "");
         }
-        List<QueueDemand> ahead = policy.share() == NodePolicy.Share.FAIR && !waitingHere.isEmpty()
-                ? ahead(policy, claims, capacity, waitingHere) : List.of();
+        List<Job> waitingHere = policy.share() == NodePolicy.Share.FAIR ? waiting.get() : List.of();
+        List<QueueDemand> ahead = waitingHere.isEmpty() ? List.of() : ahead(policy, claims, capacity, waitingHere);
         if (who == null && ahead.isEmpty()) {
             return capacity;
         }
@@ -114,6 +120,9 @@ public final class NodeShares {
         List<QueueDemand> ahead = new ArrayList<>();
         Map<QueueDemand, Double> shares = new LinkedHashMap<>();
         for (QueueDemand entry : byUser.values()) {
+            if (!underCap(policy.ruleFor(entry.user()), entry, claims, capacity)) {
+                continue; // their own cap keeps that job off the node: a card held for it would idle for ever
+            }
             double theirs = share(policy, entry.user(), entry.uid(), claims, capacity);
             shares.put(entry, theirs);
             if (theirs < mine || theirs == mine && (entry.oldestAt() < myOldest
@@ -124,6 +133,23 @@ public final class NodeShares {
         ahead.sort(Comparator.comparingDouble((QueueDemand entry) -> shares.get(entry))
                 .thenComparingLong(QueueDemand::oldestAt).thenComparing(QueueDemand::user));
         return ahead;
+    }
+
+    /** Whether the user's cap on the node leaves room for their smallest waiting job. */
+    private static boolean underCap(NodePolicy.Rule rule, QueueDemand waiting, NodeClaims claims, NodeCapacity capacity) {
+        int heldGpus = 0;
+        long heldMib = 0;
+        for (GpuClaim claim : claims.live()) {
+            if (claim.uid() == waiting.uid()) {
+                heldGpus += claim.gpuUuids().size();
+                heldMib += claimMib(claim, capacity);
+            }
+        }
+        long card = capacity.gpus().stream().map(GpuCapacity::totalMb).filter(java.util.Objects::nonNull)
+                .mapToLong(Long::longValue).max().orElse(0);
+        long need = (long) waiting.gpus() * (waiting.exclusive() ? card : waiting.mib());
+        return (rule.maxGpus() == null || heldGpus + waiting.gpus() <= rule.maxGpus())
+                && (rule.maxMib() == null || heldMib + need <= rule.maxMib());
     }
 
     /** A user's use of the node divided by their weight: MiB their live claims reserve there. */
@@ -161,8 +187,18 @@ public final class NodeShares {
      * held, no dependency still active) and could run there (no other node named).
      */
     public static AgentRequest.Demand demand(String node, Collection<Job> active) {
+        return demand(node, active, ids(active));
+    }
+
+    /** The ids of {@code active}, for {@link #demand} and {@link #waiting} over many nodes. */
+    public static Set<Long> ids(Collection<Job> active) {
         Set<Long> activeIds = new HashSet<>();
         active.forEach(job -> activeIds.add(job.id()));
+        return activeIds;
+    }
+
+    /** {@link #demand} with the active jobs' ids computed once for every node. */
+    public static AgentRequest.Demand demand(String node, Collection<Job> active, Set<Long> activeIds) {
         List<Job> ready = waiting(node, active, activeIds);
         if (ready.isEmpty()) {
             return AgentRequest.Demand.NONE;

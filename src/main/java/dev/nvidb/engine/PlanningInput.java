@@ -83,7 +83,7 @@ public record PlanningInput(QueueSnapshot queue, List<NodeCapacity> nodes, Sched
                     continue;
                 }
                 capacities.add(capacity(nodes, name, answers.answer(name, record), record, running,
-                        NodeShares.waiting(name, pending, activeIds)));
+                        () -> NodeShares.waiting(name, pending, activeIds)));
             }
             Map<Long, Job> seen = new HashMap<>();
             active.forEach(job -> seen.put(job.id(), job.job()));
@@ -125,7 +125,7 @@ public record PlanningInput(QueueSnapshot queue, List<NodeCapacity> nodes, Sched
     }
 
     private static NodeCapacity capacity(QueueNodes nodes, String name, ProbeReply reply, NodeRecord record,
-                                         List<StoredJob> running, List<Job> waitingHere) {
+                                         List<StoredJob> running, java.util.function.Supplier<List<Job>> waitingHere) {
         NodeCapacity capacity;
         if (nodes.slurm(name) != null) {
             // Slurm owns the budget: the cluster takes jobs while its controller answers sinfo.

@@ -178,6 +178,7 @@ final class Tick {
         QueueConfig queue = settings.queue();
         List<dev.nvidb.model.Job> activeJobs = state.active().stream().filter(job -> job.damage() == null)
                 .map(StoredJob::job).toList();
+        java.util.Set<Long> activeIds = NodeShares.ids(activeJobs);
         for (Node node : nodes.nodes()) {
             NodeRecord record = state.node(node.name()).orElse(null);
             if (record != null && (record.ignored()
@@ -191,7 +192,7 @@ final class Tick {
             }
             queries.addAll(unidentifiedReaps(state.reapsOn(node.name())));
             AgentRequest plain = nodes.request(node.name());
-            AgentRequest.Demand waiting = NodeShares.demand(node.name(), activeJobs);
+            AgentRequest.Demand waiting = NodeShares.demand(node.name(), activeJobs, activeIds);
             requests.put(node, plain.withClaims(plain.claims().withDemand(waiting)).withJobs(queries)
                     .withKills(Launches.kills(state.reapsOn(node.name()), queue))
                     .withLogTailLines(queue.logTailLines()));

@@ -99,6 +99,18 @@ class NodeSharesTest {
     }
 
     @Test
+    void noCardIsHeldForAUserWhoseOwnCapKeepsTheirJobOff() {
+        List<GpuClaim> live = List.of(claim("alice", 1001, "laptop", "GPU-0", 16384, true),
+                claim("bob", 1002, "bobq", "GPU-1", 1024, false));
+        List<QueueDemand> demand = List.of(waiting("bob", 1002, "bobq", 1024, 100));
+        List<Job> mine = List.of(pending(1, 1024, 200));
+        assertEquals(List.of("bob"), NodeShares.apply(NODE, node("share: fair\n", live, demand), mine).room().ahead()
+                .stream().map(QueueDemand::user).toList());
+        assertEquals(List.of(), NodeShares.apply(NODE, node("share: fair\nusers:\n  bob:\n    max_gpus: 1\n", live,
+                demand), mine).room().ahead(), "bob holds his one GPU: his queue could not take another");
+    }
+
+    @Test
     void aQueuePublishesItsReadyGpuJobsForTheNode() {
         Job small = pending(1, 4096, 300);
         Job large = pending(2, 16384, 100);

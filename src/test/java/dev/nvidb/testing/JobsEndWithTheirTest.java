@@ -56,7 +56,7 @@ public final class JobsEndWithTheirTest implements AfterEachCallback {
                 return false;
             }
             try {
-                Thread.sleep(20);
+                Thread.sleep(20); // a poll with a deadline
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;

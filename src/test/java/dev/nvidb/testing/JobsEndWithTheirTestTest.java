@@ -39,7 +39,7 @@ class JobsEndWithTheirTestTest {
                 if (!found.isEmpty()) {
                     return found;
                 }
-                Thread.sleep(20);
+                Thread.sleep(20); // a poll with a deadline
             }
             return List.of();
         }
