@@ -9,18 +9,19 @@ import java.util.List;
 /**
  * The lines a node view prints under its GPUs about sharing (docs/sharing.md): the claims
  * directory's error and warnings, the node's policy (or why it is not honoured), and what other
- * queues wait for there. {@code queue nodes} and {@code --once --remote} print the same lines.
+ * queues wait for there. {@code queue nodes}, {@code --once --remote} and both full-screen views
+ * print the same lines.
  */
-final class SharingText {
+public final class SharingText {
 
     private SharingText() {
     }
 
     /** A line to print: a label ("claims:", "policy:", "waiting:"), its text, and whether it warns. */
-    record Line(String label, String text, boolean warn) {
+    public record Line(String label, String text, boolean warn) {
     }
 
-    static List<Line> lines(NodeClaims claims) {
+    public static List<Line> lines(NodeClaims claims) {
         List<Line> lines = new ArrayList<>();
         if (claims.error() != null) {
             lines.add(new Line("claims:", claims.error(), true));

@@ -20,6 +20,9 @@ import dev.nvidb.model.JobStatus;
 import dev.nvidb.model.JobStatus.Outcome;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
+import dev.nvidb.model.NodeClaims;
+import dev.nvidb.model.GpuClaim;
+import dev.nvidb.model.QueueDemand;
 import dev.nvidb.scheduler.GpuBudget;
 import dev.nvidb.scheduler.GpuCapacity;
 import dev.nvidb.queue.AlertView;
@@ -137,6 +140,20 @@ public final class QueueSamples {
     }
 
     /**
+     * gpu-a's claims directory (docs/sharing.md): this queue's claim for job 10 on GPU0, carol's
+     * queue "laptop" holding GPU1 for its job 4 and waiting with two more, and a fair-share policy
+     * that caps everyone at 2 GPUs.
+     */
+    static final NodeClaims CLAIMS = new NodeClaims("/tmp/nvidb-claims", null, List.of(), List.of(
+            new GpuClaim("alice", 1000, "5f1c0d2e9a7b4c3d", "desk", 10, List.of(uuid("gpu-a", 0)), 16384, false,
+                    Map.of(uuid("gpu-a", 0), 18000L), true),
+            new GpuClaim("carol", 1002, "9e8d7c6b5a4f3e2d", "laptop", 4, List.of(uuid("gpu-a", 1)), 8192, false,
+                    Map.of(), false)),
+            List.of(new QueueDemand("carol", 1002, "9e8d7c6b5a4f3e2d", "laptop", 2, 1, 8192, false,
+                    ago(900).getEpochSecond(), false)),
+            "share: fair\ndefault:\n  max_gpus: 2\n", null, new NodeClaims.User(1000, "alice"));
+
+    /**
      * gpu-a answered: GPU0 measured (job 10's process and bob's notebook), GPU1 blind (the
      * driver names a process but not its memory), GPU2 lost (state unknown, not a target).
      */
@@ -158,10 +175,10 @@ public final class QueueSamples {
         GpuSnapshot lost = new GpuSnapshot(2, uuid("gpu-a", 2), "00000000:81:00.0", "NVIDIA A100 80GB PCIe", null, null,
                 null, null, null, null, null, null, "GPU is lost", List.of());
         NodeSnapshot snapshot = new NodeSnapshot(GpuSource.NVML, null, info("gpu-a"), "550.54.14", "12.4",
-                List.of(measured, blind, lost));
+                List.of(measured, blind, lost), CLAIMS);
         return new NodeView("gpu-a", "up", false, false, ago(2), null, 0, null, snapshot, List.of(
-                new GpuView(measured, measuredBudget, "measured", Map.of(4242L, 10L)),
-                new GpuView(blind, blindBudget, "blind", Map.of()),
+                new GpuView(measured, measuredBudget, "measured", Map.of(4242L, 10L), CLAIMS.on(measured.uuid())),
+                new GpuView(blind, blindBudget, "blind", Map.of(), CLAIMS.on(blind.uuid())),
                 new GpuView(lost, null, "unknown", Map.of())), 1);
     }
 

@@ -1,8 +1,10 @@
 package dev.nvidb.tui.queue;
 
+import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.output.JobText;
+import dev.nvidb.output.SharingText;
 import dev.nvidb.output.Units;
 import dev.nvidb.queue.GpuView;
 import dev.nvidb.queue.NodeView;
@@ -18,8 +20,9 @@ import org.jline.utils.AttributedStyle;
 
 /**
  * The queue screen's node section: a block per node (status, drained, GPUs, running jobs, its
- * last error when down), a line per GPU with its memory bar and the queue's jobs on it, and the
- * GPU processes {@code p} asks for. Rows are made first, then drawn into as many rows as the
+ * last error when down), a line per GPU with its memory bar and the queue's jobs on it, other
+ * queues' claims on it, the GPU processes {@code p} asks for, and the node's sharing lines
+ * (policy, other queues waiting; docs/sharing.md). Rows are made first, then drawn into as many rows as the
  * layout gives, scrolled to keep the selected node in view. Pure.
  */
 final class NodeSection {
@@ -65,6 +68,11 @@ final class NodeSection {
             boolean stale = !"up".equals(node.status());
             for (GpuView gpu : node.gpus()) {
                 rows.add(new Row(gpuLine(gpu, width, stale), target, false));
+                for (GpuClaim claim : gpu.claims()) {
+                    if (!claim.ownQueue()) {
+                        rows.add(new Row(claimLine(claim, gpu.gpu().uuid()), target, false));
+                    }
+                }
                 for (GpuProcess process : gpu.gpu().processes()) {
                     Long job = gpu.jobOfPid().get(process.pid());
                     boolean show = switch (state.processes) {
@@ -77,8 +85,28 @@ final class NodeSection {
                     }
                 }
             }
+            if (node.snapshot() != null) {
+                for (SharingText.Line sharing : SharingText.lines(node.snapshot().claims())) {
+                    rows.add(new Row(sharingLine(sharing), target, false));
+                }
+            }
         }
         return rows;
+    }
+
+    /** Another queue's claim on the card, in the foreign colour: what {@code queue nodes} prints. */
+    private static AttributedString claimLine(GpuClaim claim, String uuid) {
+        AttributedStringBuilder line = new AttributedStringBuilder();
+        line.append("      ").styled(Palette.FOREIGN, "claimed by ").append(Canvas.clean(claim.describe(uuid)));
+        return line.toAttributedString();
+    }
+
+    /** The node's claims-directory trouble, policy or another queue's waiting demand. */
+    private static AttributedString sharingLine(SharingText.Line sharing) {
+        AttributedStringBuilder line = new AttributedStringBuilder();
+        line.append("    ").styled(sharing.warn() ? Palette.WARN : Palette.DIM, sharing.label()).append(" ")
+                .styled(sharing.warn() ? Palette.WARN : Palette.PLAIN, Canvas.clean(sharing.text()));
+        return line.toAttributedString();
     }
 
     private static AttributedString gpuLine(GpuView view, int width, boolean stale) {

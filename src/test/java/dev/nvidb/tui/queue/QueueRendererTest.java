@@ -115,6 +115,19 @@ class QueueRendererTest {
     }
 
     @Test
+    void anotherQueuesClaimThePolicyAndWhoWaitsAreUnderTheNode() {
+        String text = render(new QueueScreenState(), 160, 60).text();
+        assertTrue(text.contains("claimed by carol: 8.0G reserved, job 4 of queue laptop"), text);
+        assertTrue(!text.contains("claimed by alice"), "this queue's own claim is its job, not a foreign claim:\n" + text);
+        assertTrue(text.contains("policy: share fair; everyone: max 2 GPUs"), text);
+        assertTrue(text.contains("waiting: carol waits with 2 GPU jobs (smallest 1 x 8.0G) in queue laptop"), text);
+        Frame frame = render(new QueueScreenState(), 160, 60);
+        int gpu1 = row(frame, "    1 GeForce");
+        assertTrue(frame.lines().get(gpu1 + 1).toString().contains("claimed by carol"),
+                "the claim is right under its GPU:\n" + frame.text());
+    }
+
+    @Test
     void theKeeperAndTheTickingModeAreInTheHeader() {
         assertTrue(render(new QueueScreenState(), 120, 40).lines().get(0).toString().contains("no keeper"));
         KeeperState down = new KeeperState(KeeperState.Kind.SHELL, KeeperState.Condition.DOWN, null, null, null, null,
