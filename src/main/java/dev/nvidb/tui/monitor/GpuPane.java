@@ -2,7 +2,10 @@ package dev.nvidb.tui.monitor;
 
 import dev.nvidb.monitor.PcieScore;
 import dev.nvidb.config.ViewMode;
+import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuSnapshot;
+import dev.nvidb.model.ProbeResult;
+import dev.nvidb.output.SharingText;
 import dev.nvidb.output.Units;
 import dev.nvidb.tui.Canvas;
 import dev.nvidb.tui.Palette;
@@ -13,7 +16,8 @@ import org.jline.utils.AttributedStyle;
 
 /**
  * The upper pane: per-node blocks, or the unified table (flat or grouped per node), or the
- * unified view's detailed cards. It lays out every row it would draw, then shows the window
+ * unified view's detailed cards, with the claims on each GPU under it and, per node, its sharing
+ * lines (docs/sharing.md). It lays out every row it would draw, then shows the window
  * that keeps the selection in view; the pinned column header stays on top.
  */
 final class GpuPane {
@@ -64,12 +68,19 @@ final class GpuPane {
                 }));
             } else if (view.mode() == ViewMode.UNIFIED && view.detail()) {
                 cardRows(rows, item.gpu(), selected);
+                sharingRows(rows, item, i, INDENT);
             } else {
                 if (model.grouped() && !item.node().name().equals(lastNode)) {
                     rows.add(new PaneRow(null, false, canvas -> band(canvas, item.node())));
                 }
                 int indent = view.mode() == ViewMode.PER_NODE ? INDENT : MARK.length();
                 rows.add(new PaneRow(item.key(), selected, canvas -> gpuRow(canvas, table, item.gpu(), selected, indent)));
+                for (GpuClaim claim : claims(item.gpu())) {
+                    rows.add(new PaneRow(item.key(), false, canvas -> claimRow(canvas, claim, item.gpu(), indent)));
+                }
+                if (view.mode() == ViewMode.PER_NODE || model.grouped()) {
+                    sharingRows(rows, item, i, indent);
+                }
             }
             lastNode = item.node().name();
         }
@@ -150,6 +161,37 @@ final class GpuPane {
         table.write(canvas, row);
     }
 
+    /** Every claim on the GPU (the monitor belongs to no queue, so its own queue's too). */
+    private static List<GpuClaim> claims(GpuRow row) {
+        ProbeResult latest = row.node().latest();
+        return latest == null || latest.snapshot() == null ? List.of() : latest.snapshot().claims().on(row.gpu().uuid());
+    }
+
+    /** "claimed by alice: 16.0G reserved, job 12 of queue laptop" under the GPU's row. */
+    private void claimRow(Canvas canvas, GpuClaim claim, GpuRow row, int indent) {
+        canvas.text(NO_MARK + " ".repeat(Math.max(0, indent - MARK.length())) + "  ")
+                .text("claimed by ", Palette.FOREIGN).text(Canvas.clean(claim.describe(row.gpu().uuid())));
+    }
+
+    /**
+     * After a node's last GPU, the node's sharing lines (claims-directory trouble, its policy,
+     * other queues waiting): what {@code --once --remote} prints under the node.
+     */
+    private void sharingRows(List<PaneRow> rows, MonitorModel.Item item, int index, int indent) {
+        List<MonitorModel.Item> items = model.items();
+        boolean last = index + 1 >= items.size() || items.get(index + 1).isNode()
+                || !items.get(index + 1).node().name().equals(item.node().name());
+        ProbeResult latest = item.node().latest();
+        if (!last || latest == null || latest.snapshot() == null) {
+            return;
+        }
+        for (SharingText.Line line : SharingText.lines(latest.snapshot().claims())) {
+            rows.add(new PaneRow(null, false, canvas -> canvas.text(NO_MARK + " ".repeat(Math.max(0, indent - MARK.length())))
+                    .text(line.label(), line.warn() ? Palette.WARN : Palette.DIM).text(" ")
+                    .text(Canvas.clean(line.text()), line.warn() ? Palette.WARN : Palette.PLAIN)));
+        }
+    }
+
     /** The band above a node's rows in the grouped table. */
     private void band(Canvas canvas, NodeFeed node) {
         canvas.text(NO_MARK).text(node.name(), Palette.FOCUS_BOLD).text("  " + NodeLine.where(node), Palette.DIM);
@@ -172,6 +214,10 @@ final class GpuPane {
                     .text("  " + gpu.processes().size() + (gpu.processes().size() == 1 ? " process" : " processes"),
                             Palette.DIM);
         }));
+        for (GpuClaim claim : claims(row)) {
+            rows.add(new PaneRow(key, false, canvas -> canvas.text("    CLAIM    ", Palette.DIM)
+                    .text(Canvas.clean(claim.describe(gpu.uuid())), Palette.FOREIGN)));
+        }
         if (gpu.error() != null) {
             rows.add(new PaneRow(key, false, canvas -> canvas.text("    error: " + gpu.error(), Palette.ERROR)));
             return;

@@ -91,6 +91,44 @@ class MonitorRendererTest {
         assertTrue(text.contains("I/O      power 250W / 700W"), text);
     }
 
+    @ParameterizedTest
+    @MethodSource("sizes")
+    void aClaimIsUnderItsGpuAndTheNodesPolicyAndWaitingUsersUnderItsGpusInEveryLayout(int width, int height) {
+        List<NodeFeed> nodes = List.of(MonitorSamples.shared("gpu-s"), MonitorSamples.node("gpu-t",
+                MonitorSamples.gpu(0, "NVIDIA RTX A6000", 49140, 0, 0, 30)));
+        ViewSettings unified = ViewSettings.defaults().withMode(ViewMode.UNIFIED);
+        for (ViewSettings view : List.of(ViewSettings.defaults(), unified, unified.withGroup(false))) {
+            ScreenDriver driver = new ScreenDriver(nodes, view, width, height);
+            assertFits(driver);
+            List<String> lines = driver.text().lines().toList();
+            int gpu0 = indexOf(lines, "L40S", 0);
+            assertTrue(gpu0 >= 0, driver.text());
+            assertTrue(lines.get(gpu0 + 1).contains("claimed by carol: 16.0G reserved, job 4 of queue laptop"),
+                    view + "\n" + driver.text());
+            assertFalse(lines.get(indexOf(lines, "L40S", gpu0 + 1) + 1).contains("claimed by"), driver.text());
+            boolean nodeContext = view.mode() == ViewMode.PER_NODE || view.group();
+            int policy = indexOf(lines, "policy: share fair", 0);
+            assertEquals(nodeContext, policy >= 0, view + "\n" + driver.text());
+            if (nodeContext) {
+                assertTrue(policy > indexOf(lines, "L40S", gpu0 + 1) && policy < indexOf(lines, "gpu-t", 0),
+                        "after gpu-s's last GPU, before gpu-t:\n" + driver.text());
+                assertTrue(lines.get(policy + 1).contains("waiting: dave waits with 3 GPU jobs"), driver.text());
+            }
+        }
+        ScreenDriver cards = new ScreenDriver(nodes, unified.withDetail(true), width, height);
+        assertFits(cards);
+        assertTrue(cards.text().contains("CLAIM    carol: 16.0G reserved, job 4 of queue laptop"), cards.text());
+    }
+
+    private static int indexOf(List<String> lines, String text, int from) {
+        for (int i = from; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     @Test
     void barsAppearFromOneHundredColumns() {
         assertFalse(ScreenDriver.lab(99, 24).text().contains("█"));

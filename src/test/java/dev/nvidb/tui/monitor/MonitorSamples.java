@@ -1,16 +1,20 @@
 package dev.nvidb.tui.monitor;
 
+import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.GpuSource;
+import dev.nvidb.model.NodeClaims;
 import dev.nvidb.model.NodeInfo;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
+import dev.nvidb.model.QueueDemand;
 import dev.nvidb.testing.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Hand-built nodes for the monitor screen's pure tests, and a screen over them. */
 final class MonitorSamples {
@@ -39,6 +43,24 @@ final class MonitorSamples {
     static NodeFeed node(String name, GpuSnapshot... gpus) {
         NodeSnapshot snapshot = new NodeSnapshot(GpuSource.NVML, null, new NodeInfo(name + ".lab", "boot", 1.0,
                 List.of(0.5), 32, "/", 1000L, "3.11", "0", false), "550.54.14", "12.4", List.of(gpus));
+        return new NodeFeed(name, "10.0.0." + name.length(), ProbeResult.answered(name, "10.0.0." + name.length(),
+                snapshot, Duration.ofMillis(40)), 1, null);
+    }
+
+    /**
+     * One node shared by two queues: carol's queue "laptop" claims 16 GiB of GPU 0 for its job 4,
+     * a node policy shares fairly, and dave's queue waits there with three GPU jobs.
+     */
+    static NodeFeed shared(String name) {
+        NodeClaims claims = new NodeClaims("/tmp/nvidb-claims", null, List.of(), List.of(
+                new GpuClaim("carol", 1002, "9e8d7c6b5a4f3e2d", "laptop", 4, List.of("GPU-0"), 16384, false,
+                        Map.of(), false)),
+                List.of(new QueueDemand("dave", 1003, "1a2b3c4d5e6f7a8b", "desk", 3, 1, 8192, false,
+                        NOW.minusSeconds(600).getEpochSecond(), false)),
+                "share: fair\n", null, new NodeClaims.User(1000, "alice"));
+        NodeSnapshot snapshot = new NodeSnapshot(GpuSource.NVML, null, new NodeInfo(name + ".lab", "boot", 1.0,
+                List.of(0.5), 32, "/", 1000L, "3.11", "0", false), "550.54.14", "12.4",
+                List.of(gpu(0, "NVIDIA L40S", 46068, 0, 0, 30), gpu(1, "NVIDIA L40S", 46068, 0, 0, 30)), claims);
         return new NodeFeed(name, "10.0.0." + name.length(), ProbeResult.answered(name, "10.0.0." + name.length(),
                 snapshot, Duration.ofMillis(40)), 1, null);
     }
