@@ -2359,6 +2359,13 @@ class Agent(object):
                         lambda entry: launch_job(entry, request, self.job_umask, self.children, self))
         if any(launch.get("status") == "started" for launch in launches):
             prune_ledger(ledger_dir(request))
+        if request.get("snapshot", True) is False:
+            # A launch round carries the demand left once its jobs are placed: a job that started
+            # here stops counting as waiting now, not at this queue's next probe.
+            try:
+                publish_demand(request)
+            except (BadEntry, OSError):
+                pass  # the probe that follows says what is wrong with the claims directory
         reply = empty_reply()
         reply["node"] = node_info(request)
         if request.get("snapshot", True) is not False:

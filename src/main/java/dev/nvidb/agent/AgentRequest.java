@@ -39,7 +39,8 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
      * @param queue the queue's random id (its own claims are not foreign to it)
      * @param name  the queue's name, shown to other users beside its claims
      * @param demand what this queue's ready GPU jobs for the node wait for, published there for other
-     *               queues' fair share; null publishes nothing (a launch, a monitor)
+     *               queues' fair share (a probe, and a launch round once its jobs are placed); null
+     *               publishes nothing (a monitor)
      */
     public record Claims(String dir, String queue, String name, Demand demand) {
 

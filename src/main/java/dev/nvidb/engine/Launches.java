@@ -67,9 +67,20 @@ final class Launches {
         this.environments = new SubmitEnvironments(database);
     }
 
-    /** Launches and kills on every answering node; returns the ids of jobs now started. */
+    /** {@link #run(QueueNodes, Map, Map, Map, java.util.function.Function)} that publishes no demand. */
     List<Long> run(QueueNodes nodes, Map<String, NodeAnswer> answers, Map<String, List<Placements.Launch>> placed,
                    Map<String, List<StoredJob>> relaunch) {
+        return run(nodes, answers, placed, relaunch, node -> null);
+    }
+
+    /**
+     * Launches and kills on every answering node; returns the ids of jobs now started. Each node's
+     * request also carries {@code demandAfter}: what this queue still waits for there once these
+     * jobs are placed (docs/sharing.md), so the demand the probe published stops counting them.
+     */
+    List<Long> run(QueueNodes nodes, Map<String, NodeAnswer> answers, Map<String, List<Placements.Launch>> placed,
+                   Map<String, List<StoredJob>> relaunch,
+                   java.util.function.Function<String, AgentRequest.Demand> demandAfter) {
         Map<Node, AgentRequest> requests = new LinkedHashMap<>();
         Map<String, List<Placements.Launch>> byNode = new LinkedHashMap<>();
         Map<String, List<PendingReap>> owed = new LinkedHashMap<>();
@@ -103,8 +114,12 @@ final class Launches {
             if (starts.isEmpty() && reapsHere.isEmpty()) {
                 continue;
             }
-            requests.put(node, nodes.request(node.name()).withoutSnapshot().withLaunches(starts)
-                    .withKills(kills(reapsHere, queue)));
+            AgentRequest request = nodes.request(node.name()).withoutSnapshot();
+            AgentRequest.Demand left = demandAfter.apply(node.name());
+            if (left != null && request.claims() != null) {
+                request = request.withClaims(request.claims().withDemand(left));
+            }
+            requests.put(node, request.withLaunches(starts).withKills(kills(reapsHere, queue)));
             byNode.put(node.name(), kept);
             owed.put(node.name(), reapsHere);
         }

@@ -131,7 +131,7 @@ final class Tick {
         Map<String, List<Placements.Launch>> placed = placements.commit(planned.plan(), planned.seen(),
                 clock.instant());
         Launches launches = new Launches(database, settings, alerts, round, clock);
-        List<Long> started = launches.run(nodes, answers, placed, relaunch);
+        List<Long> started = launches.run(nodes, answers, placed, relaunch, demandAfter(state, placed));
         lostLaunches = launches.lost();
         return new TickReport(true, answered(answers), failed(answers), skipped, settled, started,
                 Duration.ofNanos(System.nanoTime() - start));
@@ -170,6 +170,21 @@ final class Tick {
             List<PendingReap> owed = reaps.list(conn, null);
             return new TickState(active, records, owed);
         });
+    }
+
+    /**
+     * What this queue waits for on each node once {@code placed} start: the demand its probe
+     * published, less the jobs this pass placed on any node (a job that lost its card counts
+     * again from the next probe).
+     */
+    private static java.util.function.Function<String, AgentRequest.Demand> demandAfter(
+            TickState state, Map<String, List<Placements.Launch>> placed) {
+        Set<Long> placedIds = new HashSet<>();
+        placed.values().forEach(launches -> launches.forEach(launch -> placedIds.add(launch.job().id())));
+        List<dev.nvidb.model.Job> activeJobs = state.active().stream().filter(job -> job.damage() == null)
+                .map(StoredJob::job).filter(job -> !placedIds.contains(job.id())).toList();
+        Set<Long> activeIds = NodeShares.ids(activeJobs);
+        return node -> NodeShares.demand(node, activeJobs, activeIds);
     }
 
     /** One request per node to contact: not ignored, not backing off after failures. */

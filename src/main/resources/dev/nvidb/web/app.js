@@ -108,8 +108,20 @@ const nvidb = (() => {
     views[chosen].start();
   }
 
+  // A node's sharing lines (docs/sharing.md), as the text views print them under the node.
+  function sharingLines(sharing) {
+    if (!sharing) return [];
+    const lines = [];
+    if (sharing.error) lines.push('claims: ' + sharing.error);
+    (sharing.warnings || []).forEach(w => lines.push('claims: ' + w));
+    if (sharing.policy_error) lines.push('policy: ' + sharing.policy_error);
+    else if (sharing.policy) lines.push('policy: ' + sharing.policy);
+    (sharing.waiting || []).forEach(w => lines.push('waiting: ' + w.text));
+    return lines;
+  }
+
   window.addEventListener('hashchange', show);
   window.addEventListener('DOMContentLoaded', show);
 
-  return { api, el, fillTable, time, duration, mib, numberOr, color, status, view };
+  return { api, el, fillTable, time, duration, mib, numberOr, color, status, view, sharingLines };
 })();

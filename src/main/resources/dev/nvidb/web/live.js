@@ -2,7 +2,7 @@
 'use strict';
 
 (() => {
-  const { api, el, fillTable, mib, numberOr, color, status, view } = nvidb;
+  const { api, el, fillTable, mib, numberOr, color, status, view, sharingLines } = nvidb;
   const remoteBox = document.getElementById('live-remote');
   const intervalPick = document.getElementById('live-interval');
   const windowPick = document.getElementById('live-window');
@@ -27,7 +27,9 @@
     { key: 'power_w', label: 'power', num: true,
       format: g => g.power_w === null ? null : numberOr(g.power_w, 0, ' W') + (g.power_limit_w === null ? '' : ' / ' + numberOr(g.power_limit_w, 0, ' W')) },
     { key: 'processes', label: 'processes', num: true, format: g => g.processes.length },
+    { key: 'claims', label: 'claimed by', format: g => (g.claims || []).map(c => c.text).join('; ') || null },
   ];
+
 
   function windowSeconds() { return Number(windowPick.value) * 60; }
 
@@ -55,12 +57,13 @@
     if (!entry) {
       const title = el('h3', {}, node.node, ' ', el('span', { class: 'muted' }));
       const line = el('div', { class: 'failure' });
+      const sharing = el('div', { class: 'sharing muted' });
       const table = el('table', { class: 'grid' });
       const utilBox = el('div', { class: 'chart' });
       const memBox = el('div', { class: 'chart' });
-      const root = el('div', { class: 'node', 'data-node': node.node }, title, line, table, el('div', { class: 'charts' }, utilBox, memBox));
+      const root = el('div', { class: 'node', 'data-node': node.node }, title, line, table, sharing, el('div', { class: 'charts' }, utilBox, memBox));
       nodesBox.append(root);
-      entry = { root, title, line, table, utilBox, memBox, key, gpus, times: [], util: gpus.map(() => []), mem: gpus.map(() => []) };
+      entry = { root, title, line, sharing, table, utilBox, memBox, key, gpus, times: [], util: gpus.map(() => []), mem: gpus.map(() => []) };
       if (gpus.length > 0) {
         entry.utilChart = chart(utilBox, 'utilisation', '%', gpus, [0, 100]);
         entry.memChart = chart(memBox, 'memory used', 'GiB', gpus, null);
@@ -82,6 +85,7 @@
         : node.status === 'up' ? (node.error || '') : node.status + ': ' + (node.error || 'no answer');
       entry.line.className = node.status === 'up' || node.status === 'probing' ? 'muted' : 'failure';
       fillTable(entry.table, GPU_COLUMNS, node.gpus);
+      entry.sharing.replaceChildren(...sharingLines(node.sharing).map(text => el('div', {}, text)));
       if (node.status === 'up' && entry.utilChart) {
         entry.times.push(now);
         entry.gpus.forEach((index, i) => {

@@ -2,7 +2,7 @@
 'use strict';
 
 (() => {
-  const { api, fillTable, time, mib, status, view } = nvidb;
+  const { api, fillTable, time, mib, status, view, sharingLines } = nvidb;
   const $ = id => document.getElementById(id);
   let timer = null;
   let running = false;
@@ -30,6 +30,8 @@
       { key: 'last_seen_at', label: 'last seen', format: n => time(n.last_seen_at) },
       { key: 'running_jobs', label: 'running', num: true },
       { key: 'gpus', label: 'GPUs (free / total)', format: n => n.gpus.map(g => g.index + ': ' + (mib(g.free_mb) || '-') + ' / ' + (mib(g.mem_total_mb) || '-')).join('  ') },
+      { key: 'claims', label: 'other queues', format: n => n.gpus.flatMap(g => (g.claims || []).filter(c => !c.own_queue)
+        .map(c => 'GPU ' + g.index + ': ' + c.text)).concat(sharingLines(n.sharing)).join('; ') || null },
       { key: 'last_error', label: 'last error' },
     ], doc.nodes);
     fillTable($('queue-jobs'), [

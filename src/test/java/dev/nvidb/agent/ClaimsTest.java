@@ -275,6 +275,22 @@ class ClaimsTest extends LocalJobs {
     }
 
     @Test
+    void aLaunchRoundPublishesTheDemandLeftSoAStartedJobNoLongerWaits() throws Exception {
+        card(0);
+        publishing("laptop", new AgentRequest.Demand(2, 1, 4096, false, 1_700_000_000L));
+        LaunchRequest launch = claiming(1, 4096, false, "sleep 60");
+        AgentRequest round = as("laptop").withClaims(new AgentRequest.Claims(null, "laptop", "laptop-host")
+                .withDemand(new AgentRequest.Demand(1, 1, 4096, false, 1_700_000_100L)));
+        LaunchReport started = agent.send(round.withoutSnapshot().withLaunches(List.of(launch))).launches().get(0);
+        assertEquals(LaunchReport.Outcome.STARTED, started.outcome(), started.error());
+        remember(started.wrapper().pid());
+        NodeClaims seen = claimsSeenBy("desk");
+        assertEquals(List.of(1, 1_700_000_100L), List.of(seen.foreignDemand().get(0).waiting(),
+                seen.foreignDemand().get(0).oldestAt()), seen.toString());
+        assertEquals(1, seen.foreignOn(GPU).size(), "the started job's claim: " + seen);
+    }
+
+    @Test
     void staleForgedAndLinkedDemandIsIgnored() throws Exception {
         card(0);
         Path claims = Files.createDirectories(agent.claimsDir());

@@ -58,6 +58,24 @@ class TickOnFakeNodesTest {
     }
 
     @Test
+    void theLaunchRoundPublishesTheDemandLeftOnceItsJobsArePlaced() {
+        try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
+            long first = cluster.submit("train");
+            cluster.submit("held");
+            cluster.tick();
+            assertEquals(JobState.RUNNING, cluster.job(first).state());
+            List<com.fasterxml.jackson.databind.JsonNode> requests = cluster.node("node-a").requests();
+            com.fasterxml.jackson.databind.JsonNode probe = requests.get(0);
+            com.fasterxml.jackson.databind.JsonNode launch = requests.get(requests.size() - 1);
+            assertEquals(2, probe.path("claims").path("demand").path("waiting").asInt(), probe.toString());
+            assertFalse(launch.path("snapshot").asBoolean(true), launch.toString());
+            assertEquals(2, launch.path("launch").size(), launch.toString());
+            assertEquals(0, launch.path("claims").path("demand").path("waiting").asInt(-1),
+                    "both jobs started: nothing waits any more: " + launch);
+        }
+    }
+
+    @Test
     void aJobPastItsTimeoutEndsAsTimeoutAndItsProcessIsKilledInTheSameTick() {
         try (FakeCluster cluster = new FakeCluster(dir, "node-a")) {
             long id = cluster.submit("slow", 1, 1000, 60L, 0);

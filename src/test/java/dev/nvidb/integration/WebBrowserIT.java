@@ -22,7 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The built {@code bin/nvidb web} in headless Chromium: the Live page over this machine's fake
  * GPUs, History over a GPU log written through {@code GpuLog}, the Queue over a queue with three
- * jobs. Asserts on the rendered page and leaves screenshots in target/web-*.png for a person.
+ * jobs. A second queue (another home on this machine: the same person's other queue) runs a
+ * {@code --vram 4G} job here, so its claim is real and the Live page must show it (the Queue page
+ * reads its queue's stored probes, which a test queue of fake nodes fills). Asserts on the
+ * rendered page and leaves screenshots in target/web-*.png for a person.
  */
 class WebBrowserIT {
 
@@ -33,6 +36,7 @@ class WebBrowserIT {
 
     private Process web;
     private Path output;
+    private Map<String, String> other;
     private String url;
 
     @BeforeEach
@@ -53,6 +57,15 @@ class WebBrowserIT {
                 .writeTo(home.resolve("gpu-state"));
         Map<String, String> env = Launcher.localEnvironment(home);
         env.putAll(FakeGpuState.environment(state));
+        env.put("NVIDB_CLAIMS_DIR", home.resolve("claims").toString());
+        other = Launcher.localEnvironment(Files.createDirectories(home.resolve("other-queue")));
+        other.putAll(FakeGpuState.environment(state));
+        other.put("NVIDB_CLAIMS_DIR", home.resolve("claims").toString());
+        Launcher.Run claimed = Launcher.run(other, "job", "submit", "--vram", "4G", "--name", "elsewhere", "--",
+                "sleep 600");
+        assertEquals(0, claimed.exitCode(), claimed.stdout() + claimed.stderr());
+        Launcher.Run running = Launcher.run(other, "job", "show", "1");
+        assertTrue(running.stdout().contains("running"), "the other queue's job runs: " + running.stdout());
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = free.getLocalPort();
@@ -63,9 +76,12 @@ class WebBrowserIT {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         if (web != null && web.isAlive()) {
             web.destroyForcibly();
+        }
+        if (other != null) {
+            Launcher.run(other, "job", "cancel", "1");
         }
     }
 
@@ -108,6 +124,10 @@ class WebBrowserIT {
         assertEquals(2, browser.evaluate("document.querySelectorAll('#live-nodes .node .charts canvas').length").asInt());
         assertEquals("63%", browser.evaluate("document.querySelector('#live-nodes .node > table.grid tbody tr td:nth-child(3)').textContent").asText());
         assertEquals("9.0G / 24.0G", browser.evaluate("document.querySelector('#live-nodes .node > table.grid tbody tr td:nth-child(4)').textContent").asText());
+        JsonNode claims = browser.await("the other queue's claim in the GPU table",
+                "[...document.querySelectorAll('#live-nodes .node > table.grid tbody tr td:nth-child(8)')].map(td => td.textContent)",
+                value -> Chromium.texts(value).stream().anyMatch(text -> text.contains("4.0G reserved, job 1 of queue")));
+        assertEquals(1, Chromium.texts(claims).stream().filter(text -> !text.equals("-")).count(), claims.toString());
         browser.evaluate("document.getElementById('live-interval').value = '1';"
                 + "document.getElementById('live-interval').dispatchEvent(new Event('change')); true");
         browser.await("the charts' legends", "document.querySelectorAll('#live-nodes .u-legend').length", value -> value.asInt() == 2);
