@@ -3,7 +3,9 @@
 # (remote-agent/nvidb_agent.py, one exec per request as a tick sends it) against the fake NVML,
 # alternating, N times each:
 #   launch      a launch of `true` on a GPU without a claim, and the same launch with its claim
-#               (lock, fresh GPU read, every live claim read, claim written and bound);
+#               (lock, fresh GPU read, every live claim read, claim written and bound); then four
+#               launches in one exec, without and with claims (what a claim adds per launch once
+#               the exec has loaded NVML);
 #   probe       a probe of a node whose claims directory is empty, and of one holding 10 live
 #               claims of other queues (read, checked, charged).
 # Prints the medians and their differences. Usage: bench/claims.sh [N] (default 100).
@@ -40,15 +42,19 @@ def run(request):
     reply = json.loads(out)
     return took, reply
 
-def launch(i, claim):
-    entry = {"id": i, "attempt": 1, "token": "t%d%s" % (i, claim), "dir": "~/jobs/%d%s" % (i, claim),
-             "script": "#!/bin/bash\ntrue\n"}
-    request = {"job_root": "~/jobs", "snapshot": False, "launch": [entry],
+def launch(i, claim, count=1):
+    entries = []
+    for k in range(count):
+        job = i * 10 + k
+        entry = {"id": job, "attempt": 1, "token": "t%d%s%d" % (job, claim, count),
+                 "dir": "~/jobs/%d%s%d" % (job, claim, count), "script": "#!/bin/bash\ntrue\n"}
+        if claim:
+            entry["claim"] = {"gpus": [gpu], "mib": 1024, "exclusive": False, "timeout_s": None}
+        entries.append(entry)
+    request = {"job_root": "~/jobs", "snapshot": False, "launch": entries,
                "claims": {"dir": os.path.join(work, "claimed"), "queue": "bench", "name": "bench"}}
-    if claim:
-        entry["claim"] = {"gpus": [gpu], "mib": 1024, "exclusive": False, "timeout_s": None}
     took, reply = run(request)
-    assert reply["launches"][0]["status"] == "started", reply["launches"]
+    assert [r["status"] for r in reply["launches"]] == ["started"] * count, reply["launches"]
     return took
 
 def probe(directory):
@@ -59,6 +65,10 @@ plain, claimed, empty, busy = [], [], [], []
 for i in range(n):  # alternating, the order flipped every round
     for claim in ("", "c") if i % 2 else ("c", ""):
         (claimed if claim else plain).append(launch(i, claim))
+plain4, claimed4 = [], []
+for i in range(n):  # four launches in one exec, as a tick that places four jobs on a node sends them
+    for claim in ("", "c") if i % 2 else ("c", ""):
+        (claimed4 if claim else plain4).append(launch(n + i, claim, 4))
 time.sleep(1)  # the launched jobs' wrappers are gone before the probes are timed
 for i in range(n):
     for directory in ("none", "busy") if i % 2 else ("busy", "none"):
@@ -69,7 +79,11 @@ sleeper.kill()
 m = statistics.median
 print("launch without claim   median %6.1f ms" % m(plain))
 print("launch with claim      median %6.1f ms   (+%.1f ms; target <= 5 ms)" % (m(claimed), m(claimed) - m(plain)))
+print("4 launches, no claims  median %6.1f ms" % m(plain4))
+print("4 launches with claims median %6.1f ms   (+%.1f ms per launch)" % (m(claimed4), (m(claimed4) - m(plain4)) / 4))
 print("probe, no claims       median %6.1f ms" % m(empty))
 print("probe, 10 live claims  median %6.1f ms   (+%.1f ms, %+.1f %%)" % (m(busy), m(busy) - m(empty),
                                                                         100 * (m(busy) - m(empty)) / m(empty)))
+# one line for bench/run
+print("bench-claims %.2f %.2f %.2f %.2f %.2f %.2f" % (m(plain), m(claimed), m(plain4), m(claimed4), m(empty), m(busy)))
 PY

@@ -98,6 +98,11 @@ final class BenchLab implements AutoCloseable {
         return known.toString();
     }
 
+    /** The node called {@code node<number>} (1-based). */
+    OpenSshHost host(int number) {
+        return hosts.get(number - 1);
+    }
+
     /** Sets every relay's added round trip. */
     void roundTrip(Duration roundTrip) {
         relays.forEach(relay -> relay.roundTrip(roundTrip));

@@ -37,7 +37,7 @@ import static dev.nvidb.integration.BenchReport.verdict;
  * across a simulated network. Prints the tables and writes them into {@code docs/benchmarks.md}.
  *
  * <p>Usage: {@code BenchRun PROJECT BUILD [--runs N] [--loop N] [--quick] [--only SECTIONS] [--no-write]}
- * with sections {@code startup ls plan nodes hung submit network}. Needs root (sshd, login users).
+ * with sections {@code startup ls plan nodes hung submit network claims}. Needs root (sshd, login users).
  * Not a test: a main on the test class path, run by {@code bench/run}.
  */
 public final class BenchRun {
@@ -76,7 +76,8 @@ public final class BenchRun {
         int loop = 200;
         int submitsEach = 4;
         boolean write = true;
-        Set<String> only = new LinkedHashSet<>(List.of("startup", "ls", "plan", "nodes", "hung", "submit", "network"));
+        Set<String> only = new LinkedHashSet<>(List.of("startup", "ls", "plan", "nodes", "hung", "submit", "network",
+                "claims"));
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
@@ -101,7 +102,7 @@ public final class BenchRun {
             }
             new ProcessBuilder("rm", "-rf", work.toString()).start().waitFor();
         }
-        if (write && only.size() == 7) {
+        if (write && only.size() == 8) {
             bench.report.writeInto(project.resolve("docs/benchmarks.md"));
             System.out.println("written into docs/benchmarks.md");
         } else if (write) {
@@ -111,7 +112,7 @@ public final class BenchRun {
 
     private void run() throws Exception {
         header();
-        boolean needsNodes = only.stream().anyMatch(s -> Set.of("nodes", "hung", "submit", "network").contains(s));
+        boolean needsNodes = only.stream().anyMatch(s -> Set.of("nodes", "hung", "submit", "network", "claims").contains(s));
         if (needsNodes) {
             lab = BenchLab.start(work, 8, 4, build.resolve("fake-nvml"));
         }
@@ -135,6 +136,9 @@ public final class BenchRun {
         }
         if (only.contains("network")) {
             network();
+        }
+        if (only.contains("claims")) {
+            claims();
         }
         report.header("");
         report.note("load average at the end: " + load());
@@ -305,6 +309,118 @@ public final class BenchRun {
         if (wait > 0) {
             Thread.sleep(wait);
         }
+    }
+
+    // ---- GPU claims (issue 25) --------------------------------------------------------------------
+
+    /**
+     * What claims cost: the launch rows from {@code bench/claims.sh} (the real agent, one exec per
+     * request, against the fake NVML), and a tick of one OpenSSH node whose claims directory is empty
+     * against the same tick with 10 live claims of other queues there (read, checked, charged),
+     * alternated, without and with the daemon.
+     */
+    private void claims() throws Exception {
+        Timed agent = checked(timedCommand(List.of("bash", project.resolve("bench/claims.sh").toString(),
+                String.valueOf(Math.max(20, runs * 6)))));
+        Matcher line = Pattern.compile("bench-claims ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+)")
+                .matcher(agent.out());
+        if (!line.find()) {
+            throw new IOException("bench/claims.sh printed no figures: " + agent.out());
+        }
+        double[] f = new double[6];
+        for (int i = 0; i < 6; i++) {
+            f[i] = Double.parseDouble(line.group(i + 1));
+        }
+        double one = f[1] - f[0];
+        double each = (f[3] - f[2]) / 4;
+        report.row(new Row("a launch exec with its claim vs without (agent alone, `bench/claims.sh`)",
+                String.format(Locale.ROOT, "%s vs %s (+%.1f ms)", ms(f[1]), ms(f[0]), one), "—", "≤ +5 ms per launch",
+                verdict(one <= 5)));
+        report.row(new Row("… four launches in one exec, with claims vs without: per launch",
+                String.format(Locale.ROOT, "+%.1f ms (%s vs %s)", each, ms(f[3]), ms(f[2])), "—", "≤ +5 ms per launch",
+                verdict(each <= 5)));
+
+        OpenSshHost node = lab.host(1);
+        Path busy = Path.of("/tmp/nvidb-bench-busy-claims");
+        new ProcessBuilder("rm", "-rf", busy.toString()).start().waitFor();
+        Files.createDirectories(busy);
+        new ProcessBuilder("chmod", "1777", busy.toString()).start().waitFor();   // sticky: Java cannot say it
+        BenchHome none = home("claims0", List.of("node1"));
+        BenchHome ten = home("claims10", List.of());
+        Files.writeString(ten.database().resolveSibling("queue.yml"),
+                "servers:\n  - hostname: node1\n    claims_dir: " + busy + "\n");
+        JsonNode first = JSON.readTree(checked(none.run("queue", "status", "--json")).out());
+        String uuid = first.path("nodes").path(0).path("gpus").path(0).path("uuid").asText();
+        Process holder = new ProcessBuilder("sleep", "3600").start();
+        try {
+            writeForeignClaims(busy, node, uuid, holder.pid(), 10);
+            JsonNode seen = JSON.readTree(checked(ten.run("queue", "status", "--json")).out());
+            int live = seen.path("nodes").path(0).path("gpus").path(0).path("claims").size();
+            if (live != 10) {
+                throw new IOException("the node reported " + live + " live claims, not 10: " + seen.path("nodes"));
+            }
+            Map<String, List<Double>> without = statusTicks(List.of(none, ten), runs);
+            Map<String, List<Double>> with;
+            List<Daemon> daemons = new ArrayList<>();
+            try {
+                daemons.add(daemon(none));
+                daemons.add(daemon(ten));
+                with = statusTicks(List.of(none, ten), runs);
+            } finally {
+                daemons.forEach(Daemon::close);
+            }
+            double a0 = median(without.get("claims0"));
+            double a10 = median(without.get("claims10"));
+            double b0 = median(with.get("claims0"));
+            double b10 = median(with.get("claims10"));
+            report.row(new Row("`queue status --json` with a tick, 1 node: 10 live claims of other queues vs none",
+                    String.format(Locale.ROOT, "%s vs %s (%+.1f %%)", ms(a10), ms(a0), 100 * (a10 - a0) / a0),
+                    String.format(Locale.ROOT, "%s vs %s (%+.1f %%)", ms(b10), ms(b0), 100 * (b10 - b0) / b0),
+                    "within 5 %", verdict(a10 <= 1.05 * a0) + " / " + verdict(b10 <= 1.05 * b0)));
+        } finally {
+            holder.destroyForcibly();
+            new ProcessBuilder("rm", "-rf", busy.toString()).start().waitFor();
+        }
+    }
+
+    /**
+     * {@code count} claims of other queues on the GPU, each held by the live process {@code pid},
+     * owned by the node's login user as the agent requires (the file's owner is the uid inside).
+     */
+    private static void writeForeignClaims(Path dir, OpenSshHost node, String uuid, long pid, int count)
+            throws IOException, InterruptedException {
+        int uid = Integer.parseInt(capture("id", "-u", node.username()));
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String ticks = stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19];
+        String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+        double now = System.currentTimeMillis() / 1000.0;
+        for (int i = 0; i < count; i++) {
+            Path file = dir.resolve("claim-" + uid + "-other" + i + "-" + (i + 1) + "-1.json");
+            Map<String, Object> claim = new java.util.LinkedHashMap<>();
+            claim.put("uid", uid);
+            claim.put("user", node.username());
+            claim.put("queue", "other" + i);
+            claim.put("queue_name", "lab" + i);
+            claim.put("job", i + 1);
+            claim.put("attempt", 1);
+            claim.put("gpus", List.of(uuid));
+            claim.put("mib", 1024);
+            claim.put("pid", pid);
+            claim.put("start_ticks", Long.parseLong(ticks));
+            claim.put("boot_id", boot);
+            claim.put("created_at", now);
+            Files.writeString(file, JSON.writeValueAsString(claim));
+            new ProcessBuilder("chown", node.username(), file.toString()).start().waitFor();
+        }
+    }
+
+    private Timed timedCommand(List<String> command) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true);
+        long start = System.nanoTime();
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        int exit = process.waitFor();
+        return new Timed((System.nanoTime() - start) / 1e6, exit, out, exit == 0 ? "" : out);
     }
 
     // ---- a hung node ------------------------------------------------------------------------------
