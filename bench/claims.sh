@@ -5,7 +5,8 @@
 #   launch      a launch of `true` on a GPU without a claim, and the same launch with its claim
 #               (lock, fresh GPU read, every live claim read, claim written and bound); then four
 #               launches in one exec, without and with claims (what a claim adds per launch once
-#               the exec has loaded NVML);
+#               the exec has loaded NVML); then the same single launches sent to one resident
+#               agent (`--serve`, as a daemon keeps it), which has NVML loaded already;
 #   probe       a probe of a node whose claims directory is empty, and of one holding 10 live
 #               claims of other queues (read, checked, charged).
 # Prints the medians and their differences. Usage: bench/claims.sh [N] (default 100).
@@ -65,6 +66,31 @@ plain, claimed, empty, busy = [], [], [], []
 for i in range(n):  # alternating, the order flipped every round
     for claim in ("", "c") if i % 2 else ("c", ""):
         (claimed if claim else plain).append(launch(i, claim))
+resident = subprocess.Popen([sys.executable, agent, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def served(request):
+    start = time.perf_counter()
+    resident.stdin.write((json.dumps(request) + "\n").encode())
+    resident.stdin.flush()
+    reply = json.loads(resident.stdout.readline())
+    return (time.perf_counter() - start) * 1000, reply
+
+def launch_served(i, claim):
+    entry = {"id": i, "attempt": 1, "token": "r%d%s" % (i, claim), "dir": "~/jobs/r%d%s" % (i, claim),
+             "script": "#!/bin/bash\ntrue\n"}
+    if claim:
+        entry["claim"] = {"gpus": [gpu], "mib": 1024, "exclusive": False, "timeout_s": None}
+    took, reply = served({"job_root": "~/jobs", "snapshot": False, "launch": [entry],
+                          "claims": {"dir": os.path.join(work, "claimed"), "queue": "bench", "name": "bench"}})
+    assert reply["launches"][0]["status"] == "started", reply["launches"]
+    return took
+
+served({"job_root": "~/jobs"})  # a daemon's agent has probed (and loaded NVML) before it launches
+plain_r, claimed_r = [], []
+for i in range(n):
+    for claim in ("", "c") if i % 2 else ("c", ""):
+        (claimed_r if claim else plain_r).append(launch_served(10 * n + i, claim))
+resident.stdin.close()
+resident.wait()
 plain4, claimed4 = [], []
 for i in range(n):  # four launches in one exec, as a tick that places four jobs on a node sends them
     for claim in ("", "c") if i % 2 else ("c", ""):
@@ -81,9 +107,12 @@ print("launch without claim   median %6.1f ms" % m(plain))
 print("launch with claim      median %6.1f ms   (+%.1f ms; target <= 5 ms)" % (m(claimed), m(claimed) - m(plain)))
 print("4 launches, no claims  median %6.1f ms" % m(plain4))
 print("4 launches with claims median %6.1f ms   (+%.1f ms per launch)" % (m(claimed4), (m(claimed4) - m(plain4)) / 4))
+print("resident agent (a daemon's), launch without / with claim: %.1f / %.1f ms   (+%.1f ms)"
+      % (m(plain_r), m(claimed_r), m(claimed_r) - m(plain_r)))
 print("probe, no claims       median %6.1f ms" % m(empty))
 print("probe, 10 live claims  median %6.1f ms   (+%.1f ms, %+.1f %%)" % (m(busy), m(busy) - m(empty),
                                                                         100 * (m(busy) - m(empty)) / m(empty)))
 # one line for bench/run
-print("bench-claims %.2f %.2f %.2f %.2f %.2f %.2f" % (m(plain), m(claimed), m(plain4), m(claimed4), m(empty), m(busy)))
+print("bench-claims %.2f %.2f %.2f %.2f %.2f %.2f %.2f %.2f" % (m(plain), m(claimed), m(plain4), m(claimed4), m(empty),
+                                                     m(busy), m(plain_r), m(claimed_r)))
 PY
