@@ -2359,9 +2359,11 @@ class Agent(object):
                         lambda entry: launch_job(entry, request, self.job_umask, self.children, self))
         if any(launch.get("status") == "started" for launch in launches):
             prune_ledger(ledger_dir(request))
-        if request.get("snapshot", True) is False:
+        if request.get("snapshot", True) is False \
+                and all(launch.get("status") in ("started", "adopted") for launch in launches):
             # A launch round carries the demand left once its jobs are placed: a job that started
-            # here stops counting as waiting now, not at this queue's next probe.
+            # here stops counting as waiting now, not at this queue's next probe. When one did not
+            # start (lost its card, failed) the probe's demand stays: never less than what waits.
             try:
                 publish_demand(request)
             except (BadEntry, OSError):

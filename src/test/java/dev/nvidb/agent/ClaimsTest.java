@@ -288,6 +288,14 @@ class ClaimsTest extends LocalJobs {
         assertEquals(List.of(1, 1_700_000_100L), List.of(seen.foreignDemand().get(0).waiting(),
                 seen.foreignDemand().get(0).oldestAt()), seen.toString());
         assertEquals(1, seen.foreignOn(GPU).size(), "the started job's claim: " + seen);
+
+        LaunchRequest tooBig = claiming(2, CARD, false, "true");
+        AgentRequest nothingLeft = as("laptop").withClaims(new AgentRequest.Claims(null, "laptop", "laptop-host")
+                .withDemand(AgentRequest.Demand.NONE));
+        LaunchReport lost = agent.send(nothingLeft.withoutSnapshot().withLaunches(List.of(tooBig))).launches().get(0);
+        assertEquals(LaunchReport.Outcome.LOST, lost.outcome(), lost.error());
+        assertEquals(1, claimsSeenBy("desk").foreignDemand().size(),
+                "a launch that lost its card leaves the probe's demand: its job still waits");
     }
 
     @Test
