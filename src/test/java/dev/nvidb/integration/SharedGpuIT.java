@@ -113,15 +113,34 @@ class SharedGpuIT {
                 }
             }
         }
+        // Each queue's lingering submit ticker goes first: killing the users' processes on the node
+        // below would kill the agents it keeps there, its next tick would fail and the node would
+        // back off in that queue, so the next test's first ticks would skip the node (and publish
+        // no demand there).
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        for (Path home : List.of(aliceHome, bobHome)) {
+            String ticker = "queue tick --background --db-path " + home.resolve(".nvidb");
+            OpenSshHost.exitCode("pkill", "-TERM", "-f", ticker);
+            while (OpenSshHost.exitCode("pgrep", "-f", ticker) == 0) {
+                assertTrue(System.nanoTime() < deadline, "the submit ticker of " + home + " outlived SIGTERM");
+                Thread.sleep(20); // a poll with a deadline
+            }
+        }
         OpenSshHost.exitCode("pkill", "-KILL", "-u", ALICE);
         OpenSshHost.exitCode("pkill", "-KILL", "-u", BOB);
-        long deadline = System.nanoTime() + 10_000_000_000L;
         while (OpenSshHost.exitCode("pgrep", "-u", ALICE + "," + BOB) == 0) {
             assertTrue(System.nanoTime() < deadline, "the users' processes outlived SIGKILL");
             Thread.sleep(20); // a poll with a deadline
         }
         for (Path home : List.of(aliceHome, bobHome)) {
-            nvidb(home, "queue", "status", "--json"); // each owner's probe removes its dead claims
+            // a forced pass (a status could skip its own after the cancels' ticks): each owner's
+            // probe removes its dead claims and withdraws its queue's demand
+            json(home, "queue", "tick", "--json");
+        }
+        try (var left = Files.isDirectory(claims) ? Files.list(claims) : java.util.stream.Stream.<Path>empty()) {
+            List<String> names = left.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("claim-") || name.startsWith("demand-")).toList();
+            assertEquals(List.of(), names, "every claim and demand withdrawn by its owner once its jobs ended");
         }
     }
 
