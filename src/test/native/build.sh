@@ -4,6 +4,7 @@
 #   lib-old/libnvidia-ml.so.1      no nvmlDeviceGetMemoryInfo_v2, no *RunningProcesses_v3
 #   lib-ancient/libnvidia-ml.so.1  also no *RunningProcesses_v2 (16-byte v1 entries only)
 #   bin/nvidia-smi
+#   cuda/libcuda.so.1              the driver-API calls bench/gpu-check's allocating job makes
 # Outputs newer than every source are left alone, so repeated builds cost nothing.
 set -euo pipefail
 out=${1:?usage: build.sh OUT_DIR}
@@ -36,7 +37,16 @@ build_smi() {
     mv -f "$out/bin/nvidia-smi.tmp" "$out/bin/nvidia-smi"
 }
 
+build_cuda() {
+    up_to_date "$out/cuda/libcuda.so.1" "$src/fake_cuda.c" "$src/fake_state.h" "$0" && return 0
+    mkdir -p "$out/cuda"
+    "$cc" "${cflags[@]}" -shared -fPIC -fvisibility=hidden \
+        -Wl,-soname,libcuda.so.1 -o "$out/cuda/libcuda.so.1.tmp" "$src/fake_cuda.c"
+    mv -f "$out/cuda/libcuda.so.1.tmp" "$out/cuda/libcuda.so.1"
+}
+
 mkdir -p "$out"
+build_cuda &
 build_lib lib &
 build_lib lib-old -DFAKE_NO_MEMORY_V2 -DFAKE_NO_PROCESS_V3 &
 build_lib lib-ancient -DFAKE_NO_MEMORY_V2 -DFAKE_NO_PROCESS_V3 -DFAKE_NO_PROCESS_V2 &
