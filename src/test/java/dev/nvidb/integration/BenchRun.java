@@ -232,6 +232,27 @@ public final class BenchRun {
                     + "launcher's JVM flags)", count), String.format(Locale.ROOT, "%.1f ms", plan), "same (no I/O)", target,
                     count == 10_000 ? verdict(plan <= 100) : "—"));
         }
+        // Bounds that were timed assertions in the fast suite (issue 27): figures, not tests.
+        Path db = work.resolve("open-cost/queue.db");
+        Files.createDirectories(db.getParent());
+        Timed open = checked(javaWithLauncherFlags("dev.nvidb.store.OpenCostMain", db.toString()));
+        Matcher warm = Pattern.compile("warm_median_ms=([0-9.]+)").matcher(open.out());
+        if (!warm.find()) {
+            throw new IOException("OpenCostMain printed no figure: " + open.out());
+        }
+        double openMs = Double.parseDouble(warm.group(1));
+        report.row(new Row("opening an up-to-date queue.db and one read (in-process, warm, median of 200)",
+                String.format(Locale.ROOT, "%.2f ms", openMs), "same", "≤ 25 ms (a migration re-run would show)",
+                verdict(openMs <= 25)));
+        Timed pcie = checked(javaWith(List.of("-Dnvidb.fake.nvml.dir=" + build.resolve("fake-nvml")),
+                "dev.nvidb.agent.PcieProbeMain", Integer.toString(Math.max(3, runs))));
+        Matcher probe = Pattern.compile("pcie_probe_median_ms=([0-9.]+)").matcher(pcie.out());
+        if (!probe.find()) {
+            throw new IOException("PcieProbeMain printed no figure: " + pcie.out());
+        }
+        double pcieMs = Double.parseDouble(probe.group(1));
+        report.row(new Row("an agent probe of 4 GPUs whose PCIe samples take 500 ms each (one exec; 2 s if read in turn)",
+                ms(pcieMs), "—", "≤ 2.5 s (read at once)", verdict(pcieMs <= 2500)));
     }
 
     // ---- a tick over 1, 4 and 8 nodes ------------------------------------------------------------

@@ -73,9 +73,11 @@ class SshPoolParallelTest {
         HungHost hung = harness.hungHost("gpu-c");
         TestHost down = harness.addHost("gpu-d");
         down.stop();
-        SshSettings settings = harness.settings().withTimeouts(Duration.ofSeconds(4), Duration.ofSeconds(5),
+        // A connect timeout far beyond what the healthy nodes take even on a loaded machine: the
+        // hung node is still waiting when they have answered, whatever the machine's speed.
+        SshSettings patient = harness.settings().withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(5),
                 Duration.ofSeconds(30));
-        try (SshPool pool = new SshPool(settings)) {
+        try (SshPool pool = new SshPool(patient)) {
             long started = System.nanoTime();
             Future<ExecResult> hungResult = threads.submit(() -> pool.exec(harness.target("gpu-c"), "true"));
             awaitAccepted(hung);
@@ -86,20 +88,23 @@ class SshPoolParallelTest {
             assertEquals(0, resultA.get(30, TimeUnit.SECONDS).exitStatus());
             assertEquals(0, resultB.get(30, TimeUnit.SECONDS).exitStatus());
             SshException refused = failure(downResult);
-            long healthyDone = System.nanoTime();
             assertFalse(hungResult.isDone(), "the hung node must still be waiting when the others have answered");
-            SshException hungError = failure(hungResult);
-            long hungDone = System.nanoTime();
-
+            System.out.printf("healthy+down answered after %d ms while the hung node waited%n",
+                    (System.nanoTime() - started) / 1_000_000);
             assertEquals("gpu-d (" + down.address() + ":" + down.port() + "): connection refused while connecting",
                     refused.getMessage());
-            assertEquals("gpu-c (" + hung.address() + ":" + hung.port() + "): no answer within 4 s while connecting",
-                    hungError.getMessage());
-            System.out.printf("healthy+down answered after %d ms, hung node failed after %d ms%n",
-                    (healthyDone - started) / 1_000_000, (hungDone - started) / 1_000_000);
+            hungResult.cancel(true);
         }
         assertEquals(1, gpuA.sessionsOpened());
         assertEquals(1, gpuB.sessionsOpened());
+        // And the hung node fails on its own, after its connect timeout, saying so.
+        SshSettings brief = harness.settings().withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(5),
+                Duration.ofSeconds(30));
+        try (SshPool pool = new SshPool(brief)) {
+            SshException hungError = failure(threads.submit(() -> pool.exec(harness.target("gpu-c"), "true")));
+            assertEquals("gpu-c (" + hung.address() + ":" + hung.port() + "): no answer within 1 s while connecting",
+                    hungError.getMessage());
+        }
     }
 
     @Test

@@ -151,12 +151,24 @@ class WebApiTest {
         assertEquals(List.of(LiveFeed.Scope.LOCAL, LiveFeed.Scope.WITH_SERVERS), api.live().runningScopes());
     }
 
+    /** Two and a half of the feed's probe intervals. */
+    private static final Duration QUIET = LiveFeed.INTERVAL.multipliedBy(5).dividedBy(2);
+
     @Test
     void liveProbesStopWhenNobodyAsks() throws Exception {
         try (LiveFeed feed = new LiveFeed(scope -> List.of(new Node("gpu1", false, up)), Duration.ofSeconds(5), "~",
                 java.time.Clock.systemUTC(), Duration.ofMillis(300))) {
             feed.read(LiveFeed.Scope.LOCAL);
             assertEquals(List.of(LiveFeed.Scope.LOCAL), feed.runningScopes());
+            // While someone reads, a window of QUIET sees probes: the same window after the feed
+            // stopped is then long enough to see one that should not be there.
+            long before = up.probes();
+            long readUntil = System.nanoTime() + QUIET.toNanos();
+            while (System.nanoTime() < readUntil) {
+                feed.read(LiveFeed.Scope.LOCAL); // well within the feed's 300 ms idle time
+                Thread.sleep(50);
+            }
+            assertTrue(up.probes() > before, "the feed probed no node in " + QUIET + " while read");
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (!feed.runningScopes().isEmpty()) {
                 assertTrue(System.nanoTime() < deadline, "the feed was still probing 30 s after its last read");
@@ -169,7 +181,8 @@ class WebApiTest {
                 Thread.sleep(50);
             }
             long probes = up.probes();
-            assertEquals(probes, up.probes(), "no probe after the feed stopped");
+            Thread.sleep(QUIET.toMillis());
+            assertEquals(probes, up.probes(), "a probe " + QUIET + " after the feed stopped");
         }
     }
 
