@@ -26,7 +26,7 @@ class ArchitectureTest {
             "org.eclipse.jetty", Set.of("web"),
             "io.modelcontextprotocol", Set.of("mcp"),
             "reactor.", Set.of(),
-            "com.fasterxml.jackson", Set.of("output", "agent", "store", "alerts"),
+            "com.fasterxml.jackson", Set.of("json", "output", "agent", "store", "alerts"),
             "java.sql", Set.of("store", "history"),
             "org.yaml.snakeyaml", Set.of("config"),
             "org.jline", Set.of("tui", "cli"),
@@ -53,6 +53,25 @@ class ArchitectureTest {
         assertEquals(List.of(), violations);
     }
 
+    /** Every Jackson mapper is made by {@code json.Mappers}: one place says how nvidb reads and writes JSON. */
+    @Test
+    void onlyMappersMakesAJacksonMapper() throws IOException {
+        List<String> violations = new ArrayList<>();
+        Pattern making = Pattern.compile("new (ObjectMapper|JsonMapper)\\(|JsonMapper\\.builder\\(|\\.copy\\(\\)\\.set");
+        for (Path file : sources()) {
+            if (MAIN.relativize(file).toString().equals("json/Mappers.java")) {
+                continue;
+            }
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                if (making.matcher(lines.get(i)).find()) {
+                    violations.add(MAIN.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).strip());
+                }
+            }
+        }
+        assertEquals(List.of(), violations);
+    }
+
     /**
      * Which project packages each package may use (besides itself), as ARCHITECTURE.md's table
      * says: dependencies point inward, {@code cli, tui → queue → engine and friends → scheduler,
@@ -60,21 +79,22 @@ class ArchitectureTest {
      */
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             Map.entry("model", Set.of()),
+            Map.entry("json", Set.of()),
             Map.entry("error", Set.of()),
             Map.entry("scheduler", Set.of("model")),
             Map.entry("config", Set.of("model", "error")),
-            Map.entry("store", Set.of("model", "error")),
+            Map.entry("store", Set.of("json", "model", "error")),
             Map.entry("ssh", Set.of("model", "error")),
-            Map.entry("agent", Set.of("model", "error")),
+            Map.entry("agent", Set.of("json", "model", "error")),
             Map.entry("node", Set.of("ssh", "agent", "config", "model", "error")),
             Map.entry("monitor", Set.of("node", "ssh", "agent", "config", "model", "error")),
-            Map.entry("alerts", Set.of("store", "config", "model", "error")),
+            Map.entry("alerts", Set.of("json", "store", "config", "model", "error")),
             Map.entry("history", Set.of("monitor", "node", "model", "error")),
             Map.entry("engine", Set.of("monitor", "node", "ssh", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("queue", Set.of("alerts", "engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("keeper", Set.of("agent", "config", "model", "error")),
             Map.entry("doctor", Set.of("queue", "keeper", "node", "ssh", "agent", "config", "model", "error")),
-            Map.entry("output", Set.of("doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
+            Map.entry("output", Set.of("json", "doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
             Map.entry("mcp", Set.of("doctor", "queue", "output", "model", "error")),
             Map.entry("cli", Set.of("tui", "web", "mcp", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh", "agent",
                     "config", "model", "error")),

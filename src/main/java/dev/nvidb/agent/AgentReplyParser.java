@@ -3,6 +3,7 @@ package dev.nvidb.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nvidb.error.NodeException;
+import dev.nvidb.json.Mappers;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuClaim;
 import dev.nvidb.model.GpuSnapshot;
@@ -29,7 +30,7 @@ public final class AgentReplyParser {
     /** The newest reply schema this build understands. */
     public static final int SCHEMA_VERSION = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Mappers.PLAIN;
 
     private AgentReplyParser() {
     }

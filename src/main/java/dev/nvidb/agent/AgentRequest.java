@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nvidb.json.Mappers;
 import dev.nvidb.model.SlurmTarget;
 import java.util.List;
 import java.util.Objects;
@@ -74,7 +75,7 @@ public record AgentRequest(String jobRoot, List<JobQuery> jobs, List<LaunchReque
     /** Lines of log tail returned for a failed job unless asked otherwise. */
     public static final int DEFAULT_LOG_TAIL_LINES = 20;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Mappers.PLAIN;
 
     public AgentRequest {
         Objects.requireNonNull(jobRoot, "jobRoot");

@@ -2,6 +2,7 @@ package dev.nvidb.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nvidb.json.Mappers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ public record DirRemovalReport(long id, Outcome outcome, String reason) {
         ERROR
     }
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Mappers.PLAIN;
 
     public DirRemovalReport {
         Objects.requireNonNull(outcome, "outcome");

@@ -3,6 +3,7 @@ package dev.nvidb.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.nvidb.json.Mappers;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ public final class ExitWatch {
     /** The longest one request may hold an agent (the agent's own limit is the same). */
     public static final Duration LONGEST = Duration.ofSeconds(10);
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = Mappers.PLAIN;
 
     private ExitWatch() {
     }

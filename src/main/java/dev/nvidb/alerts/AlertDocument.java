@@ -2,7 +2,7 @@ package dev.nvidb.alerts;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.nvidb.json.Mappers;
 import dev.nvidb.store.Alert;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -20,7 +20,7 @@ public final class AlertDocument {
     /** The version of this document's fields. */
     public static final int SCHEMA_VERSION = 1;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    private static final ObjectMapper MAPPER = Mappers.PLAIN;
 
     private AlertDocument() {
     }

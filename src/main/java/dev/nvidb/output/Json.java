@@ -2,8 +2,7 @@ package dev.nvidb.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.nvidb.json.Mappers;
 
 /**
  * The one JSON writer of the command edge. Field names are snake_case, nulls are written
@@ -14,16 +13,11 @@ public final class Json {
     /** Version of every document nvidb prints; bumped only for incompatible changes. */
     public static final int SCHEMA_VERSION = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    private static final ObjectMapper MAPPER = Mappers.DOCUMENT;
 
-    private static final ObjectMapper COMPACT = new ObjectMapper();
+    private static final ObjectMapper COMPACT = Mappers.PLAIN;
 
-    private static final ObjectMapper LINE = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    private static final ObjectMapper LINE = Mappers.LINE;
 
     private Json() {
     }
