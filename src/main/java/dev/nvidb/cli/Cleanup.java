@@ -13,7 +13,7 @@ import dev.nvidb.error.UsageException;
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.JobState;
 import dev.nvidb.output.Units;
-import dev.nvidb.queue.JobQuery;
+import dev.nvidb.queue.JobSelection;
 import dev.nvidb.queue.JobView;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -124,7 +124,7 @@ final class Cleanup {
         options.noTick = true;
         Map<String, List<Long>> byNode = new TreeMap<>();
         try {
-            for (JobView view : wiring.queue(options).reading().listJobs(new JobQuery(Set.of(JobState.RUNNING), null, null))) {
+            for (JobView view : wiring.queue(options).reading().listJobs(new JobSelection(Set.of(JobState.RUNNING), null, null))) {
                 view.job().status().placement().map(Assignment::node).ifPresent(node ->
                         byNode.computeIfAbsent(node, key -> new ArrayList<>()).add(view.job().id()));
             }

@@ -4,7 +4,7 @@ import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.JobView;
-import dev.nvidb.queue.LogChunk;
+import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.LogFollowing;
 import dev.nvidb.queue.Queue;
 import java.time.Duration;
@@ -63,7 +63,7 @@ final class JobLogsCommand implements Callable<Integer> {
             if (offset != null && offset < 0) {
                 throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
             }
-            LogChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
+            OutputChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
             if (chunk.cut()) {
                 context.err().println("nvidb: job " + jobId + ": showing only the last " + (LogFollowing.CHUNK >> 20)
                         + " MiB of " + (stderr ? "stderr" : "stdout") + "; the last " + lines
@@ -100,6 +100,6 @@ final class JobLogsCommand implements Callable<Integer> {
 
     /** How many leading bytes form whole UTF-8 characters (a cut sequence at the end is left out). */
     static int completeUtf8(byte[] bytes) {
-        return LogChunk.wholeCharacters(bytes);
+        return OutputChunk.wholeCharacters(bytes);
     }
 }

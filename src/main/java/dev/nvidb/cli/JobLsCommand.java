@@ -2,7 +2,7 @@ package dev.nvidb.cli;
 
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.JobState;
-import dev.nvidb.queue.JobQuery;
+import dev.nvidb.queue.JobSelection;
 import dev.nvidb.queue.Queue;
 import java.util.EnumSet;
 import java.util.List;
@@ -46,7 +46,7 @@ final class JobLsCommand implements Callable<Integer> {
     public Integer call() {
         try (Wiring wiring = new Wiring(context).lastUse()) {
             Queue queue = wiring.queue(options);
-            JobQuery query = new JobQuery(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
+            JobSelection query = new JobSelection(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
             wiring.refresh(queue, options, true);
             if (options.json) {
                 Render.stream(context, queue.reading(), query);   // any length, in bounded memory

@@ -69,7 +69,7 @@ final class Render {
      * as {@link #list}, in memory bounded whatever the queue's history; a damaged job is warned
      * about on stderr as it passes.
      */
-    static void stream(Context context, dev.nvidb.queue.StatusReading reading, dev.nvidb.queue.JobQuery query) {
+    static void stream(Context context, dev.nvidb.queue.StatusReading reading, dev.nvidb.queue.JobSelection query) {
         Json.JobsStream[] document = new Json.JobsStream[1];
         reading.eachJob(query, new dev.nvidb.queue.StatusReading.JobListing() {
             @Override

@@ -10,6 +10,7 @@ import dev.nvidb.store.Database;
 import dev.nvidb.store.Expected;
 import dev.nvidb.store.JobTransitions;
 import dev.nvidb.store.MetaStore;
+import dev.nvidb.store.PendingReasonStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ final class Placements {
     private final Alerts alerts;
     private final JobTransitions transitions;
     private final MetaStore meta;
+    private final PendingReasonStore reasons;
 
     Placements(Database database, QueueNodes nodes, TickSettings settings, Alerts alerts, Clock clock) {
         this.nodes = nodes;
@@ -40,6 +42,7 @@ final class Placements {
         this.alerts = alerts;
         this.transitions = new JobTransitions(database);
         this.meta = new MetaStore(database);
+        this.reasons = new PendingReasonStore(database);
     }
 
     /** A job to launch: the job with its new assignment, and its attempt directory on the node. */
@@ -90,7 +93,7 @@ final class Placements {
                             .add(new Launch(job, assignment, dir));
                 }
             }
-            meta.put(conn, PendingReasons.KEY, PendingReasons.encode(plan.pendingReasons()));
+            reasons.write(conn, plan.pendingReasons());
             return launches;
         });
     }

@@ -8,6 +8,7 @@ import dev.nvidb.store.Database;
 import dev.nvidb.store.JobStore;
 import dev.nvidb.store.MetaStore;
 import dev.nvidb.store.NodeStore;
+import dev.nvidb.store.PendingReasonStore;
 import dev.nvidb.store.StoredJob;
 import java.time.Clock;
 import java.time.Duration;
@@ -77,7 +78,7 @@ public final class QueueEngine implements AutoCloseable {
 
     /** Why each pending job waits, as the last scheduler pass said (by job id). */
     public Map<Long, String> pendingReasons() {
-        return new PendingReasons(database).read();
+        return new PendingReasonStore(database).read();
     }
 
     /**

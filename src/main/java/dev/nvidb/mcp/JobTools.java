@@ -11,7 +11,7 @@ import dev.nvidb.output.JsonJob;
 import dev.nvidb.output.JsonJobs;
 import dev.nvidb.output.JsonWhy;
 import dev.nvidb.queue.JobChange;
-import dev.nvidb.queue.JobQuery;
+import dev.nvidb.queue.JobSelection;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.SubmitRequest;
@@ -151,7 +151,7 @@ final class JobTools {
                     Queue queue = queue();
                     String node = arguments.has("node") ? queue.nodeAdmin().resolve(arguments.string("node")) : null;
                     Long limit = arguments.longValue("limit");
-                    JobQuery query = new JobQuery(states, node, limit == null ? null : limit.intValue(),
+                    JobSelection query = new JobSelection(states, node, limit == null ? null : limit.intValue(),
                             arguments.string("group"));
                     queue.ticking().ifDue();
                     return Answer.of(JsonJobs.many(queue.reading().listJobs(query).stream().map(JsonJob::of).toList()));

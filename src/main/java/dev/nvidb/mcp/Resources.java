@@ -4,7 +4,7 @@ import dev.nvidb.error.NvidbException;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.queue.JobView;
-import dev.nvidb.queue.LogChunk;
+import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.Queue;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpError;
@@ -62,7 +62,7 @@ final class Resources {
             }
             return read(request.uri(), "text/plain", () -> {
                 JobView job = context.refreshedJob(Long.parseLong(uri.group(1)));
-                LogChunk chunk = queue().logs().lastLines(job, uri.group(2).equals("stderr"), LOG_LINES).last(LOG_BYTES);
+                OutputChunk chunk = queue().logs().lastLines(job, uri.group(2).equals("stderr"), LOG_LINES).last(LOG_BYTES);
                 return new String(chunk.bytes(), StandardCharsets.UTF_8);
             });
         });

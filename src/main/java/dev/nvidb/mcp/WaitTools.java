@@ -8,7 +8,7 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.JsonJob;
 import dev.nvidb.queue.JobView;
-import dev.nvidb.queue.LogChunk;
+import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.LogFollowing;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Waiting;
@@ -108,7 +108,7 @@ final class WaitTools {
                     JobView job = context.refreshedJob(id);
                     boolean stderr = arguments.string("stream", "stdout").equals("stderr");
                     int max = arguments.intValue("max_bytes", DEFAULT_LOG_BYTES);
-                    LogChunk chunk = arguments.has("offset")
+                    OutputChunk chunk = arguments.has("offset")
                             ? queue.logs().read(job, stderr, arguments.longValue("offset")).first(max)
                             : queue.logs().lastLines(job, stderr, arguments.intValue("lines", 50)).last(max);
                     return Answer.of(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, id, stderr ? "stderr" : "stdout",

@@ -32,12 +32,12 @@ public final class LogFollowing {
     }
 
     /** The last {@code lines} lines and the offset just after them (see {@link LogReader#lastLines}). */
-    public LogChunk lastLines(JobView job, boolean stderr, int lines) {
+    public OutputChunk lastLines(JobView job, boolean stderr, int lines) {
         return chunk(reader.lastLines(location(job), stderr, lines));
     }
 
     /** At most {@link #CHUNK} bytes of output from byte {@code offset} on. */
-    public LogChunk read(JobView job, boolean stderr, long offset) {
+    public OutputChunk read(JobView job, boolean stderr, long offset) {
         return chunk(reader.read(location(job), stderr, offset, CHUNK));
     }
 
@@ -65,7 +65,7 @@ public final class LogFollowing {
         long next = offset;
         while (true) {
             boolean ended = reading.getJob(job.id()).job().state().finished();
-            LogChunk chunk = read(job, stderr, next);
+            OutputChunk chunk = read(job, stderr, next);
             sink.accept(chunk.bytes());
             next = chunk.nextOffset();
             if (ended && chunk.bytes().length == 0) {
@@ -83,7 +83,7 @@ public final class LogFollowing {
                 job.jobDir());
     }
 
-    private static LogChunk chunk(LogReader.Chunk chunk) {
-        return new LogChunk(chunk.bytes(), chunk.nextOffset(), chunk.cut());
+    private static OutputChunk chunk(LogReader.Chunk chunk) {
+        return new OutputChunk(chunk.bytes(), chunk.nextOffset(), chunk.cut());
     }
 }

@@ -60,7 +60,7 @@ public final class StatusReading {
      * The jobs of {@link #listJobs}, handed to {@code listing} a page of rows at a time in one
      * read: a listing of any length is written out in bounded memory.
      */
-    public void eachJob(JobQuery query, JobListing listing) {
+    public void eachJob(JobSelection query, JobListing listing) {
         if (query.limit() != null && query.limit() < 0) {
             throw new UsageException("-n must be 0 or more, got " + query.limit());
         }
@@ -75,7 +75,7 @@ public final class StatusReading {
     }
 
     /** Jobs matching {@code query}, in id order; its node may be typed as a unique prefix. */
-    public List<JobView> listJobs(JobQuery query) {
+    public List<JobView> listJobs(JobSelection query) {
         if (query.limit() != null && query.limit() < 0) {
             throw new UsageException("-n must be 0 or more, got " + query.limit());
         }

@@ -333,7 +333,16 @@ class QueueKeeperTest {
         assertEquals(1, ensure.stderr().strip().lines().count(), ensure.stderr());
         assertTrue(ensure.stderr().startsWith("nvidb: queue keeper: the queue keeper runs but its daemon exited"),
                 ensure.stderr());
-        String log = Files.readString(nvidbHome.resolve("queue-keeper.log"));
+        // "failing" is reported after two quick exits; the third back-off follows them.
+        Path keeperLog = nvidbHome.resolve("queue-keeper.log");
+        await(() -> {
+            try {
+                return Files.readString(keeperLog).contains("starting it again in 4 s") ? 1 : 0;
+            } catch (java.io.IOException e) {
+                return 0;
+            }
+        }, "a third restart, 4 s after the second");
+        String log = Files.readString(keeperLog);
         assertTrue(log.contains("starting it again in 1 s") && log.contains("starting it again in 2 s")
                 && log.contains("starting it again in 4 s"), log);
         assertTrue(log.contains("nvidb: cannot start"), "the daemon's own output is in the log");

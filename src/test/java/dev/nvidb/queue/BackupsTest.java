@@ -119,11 +119,11 @@ class BackupsTest {
         Files.copy(copy, restored);
         Files.setPosixFilePermissions(restored, OWNER_ONLY);
         try (FakeNodeQueue queue = new FakeNodeQueue(dir.resolve("restored"), restored)) {
-            assertEquals(rowsInCopy, queue.queue.reading().listJobs(JobQuery.all()).size());
+            assertEquals(rowsInCopy, queue.queue.reading().listJobs(JobSelection.all()).size());
             long fresh = queue.submit("after-restore");
             TickResult tick = queue.queue.ticking().now();
             assertTrue(tick.failed().isEmpty(), tick.toString());
-            assertTrue(queue.queue.reading().listJobs(JobQuery.all()).stream()
+            assertTrue(queue.queue.reading().listJobs(JobSelection.all()).stream()
                     .anyMatch(job -> job.job().state() == JobState.RUNNING), "the restored queue places jobs");
             assertTrue(queue.queue.reading().getJob(fresh).job().state() != null);
         }

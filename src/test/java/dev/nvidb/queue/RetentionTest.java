@@ -46,7 +46,7 @@ class RetentionTest {
     }
 
     private static Set<Long> jobIds(FakeNodeQueue fixture) {
-        return fixture.queue.reading().listJobs(JobQuery.all()).stream().map(job -> job.job().id())
+        return fixture.queue.reading().listJobs(JobSelection.all()).stream().map(job -> job.job().id())
                 .collect(Collectors.toSet());
     }
 

@@ -35,14 +35,14 @@ final class NodeSection {
     }
 
     /** A row drawn into a section before the section knows how many rows it gets. */
-    record Row(AttributedString text, Target target, boolean selected) {
+    record Row(AttributedString text, QueueTarget target, boolean selected) {
     }
 
     static List<Row> rows(QueueView view, List<NodeView> nodes, int width) {
         QueueScreenState state = view.state();
         List<Row> rows = new ArrayList<>();
         for (NodeView node : nodes) {
-            Target target = new Target.NodeBlock(node.name());
+            QueueTarget target = new QueueTarget.NodeBlock(node.name());
             boolean selected = node.name().equals(state.selectedNode);
             AttributedStringBuilder line = new AttributedStringBuilder();
             line.styled(Palette.FOCUS_BOLD, selected && state.focus == QueueScreenState.Focus.NODES ? "› " : "  ");
@@ -177,8 +177,8 @@ final class NodeSection {
     static void draw(Canvas canvas, QueueScreenState state, List<Row> rows, int height) {
         boolean focused = state.focus == QueueScreenState.Focus.NODES;
         canvas.text("NODES", focused ? Palette.FOCUS_BOLD : Palette.DIM);
-        canvas.text("  processes: " + state.processes.label + " (p)", Palette.DIM, new Target.Button(Input.character('p')));
-        canvas.hit(0, 5, new Target.NodesPane());
+        canvas.text("  processes: " + state.processes.label + " (p)", Palette.DIM, new QueueTarget.Button(Input.character('p')));
+        canvas.hit(0, 5, new QueueTarget.NodesPane());
         canvas.newline();
         int room = Math.max(0, height - 1);
         if (rows.isEmpty()) {
@@ -190,7 +190,7 @@ final class NodeSection {
         int selectedRow = 0;
         for (int i = 0; i < rows.size(); i++) {
             Row row = rows.get(i);
-            if (row.target() instanceof Target.NodeBlock block && block.name().equals(state.selectedNode)) {
+            if (row.target() instanceof QueueTarget.NodeBlock block && block.name().equals(state.selectedNode)) {
                 selectedRow = i;
                 break;
             }

@@ -134,9 +134,9 @@ final class QueueRenderer {
         }
         separator(canvas);
         if (view.automatic()) {
-            canvas.text("auto tick " + view.refresh().toSeconds() + "s", Palette.PLAIN, new Target.Button(Input.character('a')));
+            canvas.text("auto tick " + view.refresh().toSeconds() + "s", Palette.PLAIN, new QueueTarget.Button(Input.character('a')));
         } else {
-            canvas.text("manual ticking (t)", Palette.WARN, new Target.Button(Input.character('a')));
+            canvas.text("manual ticking (t)", Palette.WARN, new QueueTarget.Button(Input.character('a')));
         }
         canvas.newline();
         if (status == null) {
@@ -155,10 +155,10 @@ final class QueueRenderer {
             first = false;
             boolean chosen = view.state().filter == StateFilter.of(state) && view.state().filter != StateFilter.ALL;
             AttributedStyle style = chosen ? Palette.FOCUS_BOLD : count > 0 ? stateStyle(state) : Palette.DIM;
-            canvas.text(count + " " + state.key(), style, new Target.Count(state));
+            canvas.text(count + " " + state.key(), style, new QueueTarget.Count(state));
         }
         canvas.text("   ");
-        canvas.text("showing " + view.state().filter.label(), Palette.DIM, new Target.Button(Input.character('f')));
+        canvas.text("showing " + view.state().filter.label(), Palette.DIM, new QueueTarget.Button(Input.character('f')));
         if (view.state().sort != JobSort.QUEUE) {
             canvas.text(" · sorted by " + view.state().sort.label() + (view.state().descending ? " ▼" : " ▲"), Palette.DIM);
         }
@@ -180,7 +180,7 @@ final class QueueRenderer {
             if (alert.jobId() != null) {
                 canvas.text("  (click: log of job " + alert.jobId() + ")", Palette.DIM);
             }
-            canvas.hitRow(new Target.Alert(alert.jobId()));
+            canvas.hitRow(new QueueTarget.Alert(alert.jobId()));
             canvas.newline();
         }
         if (shown == 0 && !alerts.isEmpty()) {
@@ -253,7 +253,7 @@ final class QueueRenderer {
             canvas.text(column.right() ? Canvas.right(label, column.width()) : Canvas.cell(label, column.width()),
                     focused ? Palette.FOCUS_BOLD : Palette.DIM);
             if (column.sort() != null) {
-                canvas.hit(from, canvas.column(), new Target.Column(column.sort()));
+                canvas.hit(from, canvas.column(), new QueueTarget.Column(column.sort()));
             }
         }
         canvas.newline();
@@ -263,7 +263,7 @@ final class QueueRenderer {
             canvas.line(state.filter == StateFilter.ALL ? "  no jobs yet: nvidb job submit --vram 20G -- python train.py"
                     : "  no " + state.filter.label() + " jobs (f changes the filter)", Palette.DIM);
             for (int i = 1; i < rows; i++) {
-                canvas.hitRow(new Target.JobsPane()).newline();
+                canvas.hitRow(new QueueTarget.JobsPane()).newline();
             }
             return;
         }
@@ -283,7 +283,7 @@ final class QueueRenderer {
         for (int i = 0; i < rows; i++) {
             int index = start + i;
             if (index >= jobs.size()) {
-                canvas.hitRow(new Target.JobsPane()).newline();
+                canvas.hitRow(new QueueTarget.JobsPane()).newline();
                 continue;
             }
             JobView job = jobs.get(index);
@@ -296,7 +296,7 @@ final class QueueRenderer {
                 AttributedStyle style = column.header().equals("STATE") ? jobStateStyle(job) : Palette.PLAIN;
                 canvas.text(column.right() ? Canvas.right(text, column.width()) : Canvas.cell(text, column.width()), style);
             }
-            canvas.hitRow(new Target.JobRow(job.id()));
+            canvas.hitRow(new QueueTarget.JobRow(job.id()));
             canvas.newline(isSelected && focused);
         }
     }
@@ -360,7 +360,7 @@ final class QueueRenderer {
         }
         canvas.text("── " + title + " ", Palette.DIM);
         canvas.text("─".repeat(Math.max(0, canvas.width() - canvas.column())), Palette.DIM);
-        canvas.hitRow(new Target.Pane());
+        canvas.hitRow(new QueueTarget.Pane());
         canvas.newline();
         int rows = Math.max(1, height - 1);
         state.paneRowsShown = rows;
@@ -373,7 +373,7 @@ final class QueueRenderer {
                 String text = lines.get(index);
                 canvas.text(Canvas.clean(text), text.startsWith("! ") ? Palette.ERROR : Palette.PLAIN);
             }
-            canvas.hitRow(new Target.Pane());
+            canvas.hitRow(new QueueTarget.Pane());
             canvas.newline();
         }
     }
@@ -449,7 +449,7 @@ final class QueueRenderer {
         buttons.addAll(always);
         for (Button button : buttons) {
             canvas.text(" " + button.label() + " ", button.armed() ? Palette.ARMED : Palette.BUTTON,
-                    new Target.Button(button.key()));
+                    new QueueTarget.Button(button.key()));
             canvas.text(" ");
         }
         canvas.newline();
@@ -475,9 +475,9 @@ final class QueueRenderer {
 
     private static void help(Canvas canvas) {
         canvas.text("Keys", Palette.BOLD).text("  (click, ?, Esc or q closes this help)", Palette.DIM)
-                .hitRow(new Target.Help()).newline();
+                .hitRow(new QueueTarget.Help()).newline();
         for (String[] key : KEYS) {
-            canvas.text("  " + Canvas.cell(key[0], 11), Palette.FOCUS).text(key[1]).hitRow(new Target.Help()).newline();
+            canvas.text("  " + Canvas.cell(key[0], 11), Palette.FOCUS).text(key[1]).hitRow(new QueueTarget.Help()).newline();
         }
     }
 }

@@ -167,57 +167,57 @@ final class QueueScreen implements TuiSession.Screen {
         if (hit.isEmpty()) {
             return true;
         }
-        Target target = (Target) hit.get();
+        QueueTarget target = (QueueTarget) hit.get();
         if (input.kind() == Input.Kind.WHEEL_UP || input.kind() == Input.Kind.WHEEL_DOWN) {
             wheel(target, input.kind() == Input.Kind.WHEEL_UP ? -1 : 1);
             return true;
         }
-        if (!(target instanceof Target.Button)) {
+        if (!(target instanceof QueueTarget.Button)) {
             disarm();
         }
-        if (target instanceof Target.JobRow row) {
+        if (target instanceof QueueTarget.JobRow row) {
             if (Objects.equals(state.selectedJob, row.id()) && state.focus == QueueScreenState.Focus.JOBS) {
                 togglePane(QueueScreenState.Pane.DETAIL);
             }
             state.selectedJob = row.id();
             state.focus = QueueScreenState.Focus.JOBS;
-        } else if (target instanceof Target.NodeBlock block) {
+        } else if (target instanceof QueueTarget.NodeBlock block) {
             state.selectedNode = block.name();
             state.focus = QueueScreenState.Focus.NODES;
-        } else if (target instanceof Target.NodesPane) {
+        } else if (target instanceof QueueTarget.NodesPane) {
             state.focus = QueueScreenState.Focus.NODES;
-        } else if (target instanceof Target.JobsPane) {
+        } else if (target instanceof QueueTarget.JobsPane) {
             state.focus = QueueScreenState.Focus.JOBS;
-        } else if (target instanceof Target.Column column) {
+        } else if (target instanceof QueueTarget.Column column) {
             if (state.sort == column.sort()) {
                 state.descending = !state.descending;
             } else {
                 state.sort = column.sort();
                 state.descending = false;
             }
-        } else if (target instanceof Target.Count count) {
+        } else if (target instanceof QueueTarget.Count count) {
             StateFilter filter = StateFilter.of(count.state());
             state.filter = state.filter == filter ? StateFilter.ALL : filter;
-        } else if (target instanceof Target.Alert alert && alert.jobId() != null) {
+        } else if (target instanceof QueueTarget.Alert alert && alert.jobId() != null) {
             state.filter = StateFilter.ALL;
             state.selectedJob = alert.jobId();
             state.focus = QueueScreenState.Focus.JOBS;
             state.pane = QueueScreenState.Pane.LOG;
             state.paneScroll = 0;
-        } else if (target instanceof Target.Button button) {
+        } else if (target instanceof QueueTarget.Button button) {
             return handle(button.key(), shown);
         }
         return true;
     }
 
-    private void wheel(Target target, int direction) {
-        if (target instanceof Target.Pane) {
+    private void wheel(QueueTarget target, int direction) {
+        if (target instanceof QueueTarget.Pane) {
             state.paneScroll += state.pane == QueueScreenState.Pane.LOG ? -3 * direction : 3 * direction;
             return;
         }
         QueueStatus status = worker.data().status();
         List<JobView> jobs = QueueRenderer.visibleJobs(state, status, clock.instant());
-        if (target instanceof Target.NodeBlock || target instanceof Target.NodesPane) {
+        if (target instanceof QueueTarget.NodeBlock || target instanceof QueueTarget.NodesPane) {
             moveNode(status, direction);
         } else {
             moveJob(jobs, direction);

@@ -3,7 +3,7 @@ package dev.nvidb.tui.queue;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.keeper.KeeperState;
 import dev.nvidb.queue.JobView;
-import dev.nvidb.queue.LogChunk;
+import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.QueueStatus;
 import java.nio.charset.StandardCharsets;
@@ -221,7 +221,7 @@ final class QueueWorker implements AutoCloseable {
             if (job.job().assignment() == null) {
                 log = new LogData(jobId, "", "job " + jobId + " has not started: no output yet", clock.instant());
             } else {
-                LogChunk chunk = queue.logs().lastLines(job, false, LOG_LINES);
+                OutputChunk chunk = queue.logs().lastLines(job, false, LOG_LINES);
                 log = new LogData(jobId, new String(chunk.bytes(), StandardCharsets.UTF_8), null, clock.instant());
             }
         } catch (NvidbException e) {

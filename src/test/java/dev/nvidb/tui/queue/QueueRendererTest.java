@@ -98,7 +98,7 @@ class QueueRendererTest {
         Frame frame = render(new QueueScreenState(), 120, 40);
         assertTrue(frame.lines().get(2).toString().contains("node gpu-b is not answering"), frame.text());
         assertTrue(frame.lines().get(3).toString().contains("job 8 (prep) exited with status 1"), frame.text());
-        assertEquals(Optional.of(new Target.Alert(8L)), frame.targetAt(10, 3));
+        assertEquals(Optional.of(new QueueTarget.Alert(8L)), frame.targetAt(10, 3));
     }
 
     @Test
@@ -157,14 +157,14 @@ class QueueRendererTest {
         state.selectedJob = 10L;
         Frame frame = render(state, 120, 40);
         int header = row(frame, "   ID STATE");
-        assertEquals(Optional.of(new Target.Column(JobSort.NAME)), frame.targetAt(frame.lines().get(header).toString()
+        assertEquals(Optional.of(new QueueTarget.Column(JobSort.NAME)), frame.targetAt(frame.lines().get(header).toString()
                 .indexOf("NAME") + 1, header));
-        assertEquals(Optional.of(new Target.Count(dev.nvidb.model.JobState.RUNNING)),
+        assertEquals(Optional.of(new QueueTarget.Count(dev.nvidb.model.JobState.RUNNING)),
                 frame.targetAt(frame.lines().get(1).toString().indexOf("running") + 1, 1));
         String bar = frame.lines().get(39).toString();
-        assertEquals(Optional.of(new Target.Button(Input.character('c'))), frame.targetAt(bar.indexOf("c cancel") + 1, 39));
+        assertEquals(Optional.of(new QueueTarget.Button(Input.character('c'))), frame.targetAt(bar.indexOf("c cancel") + 1, 39));
         int job10 = row(frame, "   10 running");
-        assertEquals(Optional.of(new Target.JobRow(10)), frame.targetAt(50, job10));
+        assertEquals(Optional.of(new QueueTarget.JobRow(10)), frame.targetAt(50, job10));
     }
 
     @Test

@@ -9,9 +9,9 @@ package dev.nvidb.queue;
  *                   read's bound (1 MiB), or fewer lines than asked; or when {@link #first} or
  *                   {@link #last} left bytes out
  */
-public record LogChunk(byte[] bytes, long nextOffset, boolean cut) {
+public record OutputChunk(byte[] bytes, long nextOffset, boolean cut) {
 
-    public LogChunk(byte[] bytes, long nextOffset) {
+    public OutputChunk(byte[] bytes, long nextOffset) {
         this(bytes, nextOffset, false);
     }
 
@@ -20,18 +20,18 @@ public record LogChunk(byte[] bytes, long nextOffset, boolean cut) {
      * cut by the read or by the bound is left for the next read, unless nothing else is there),
      * with {@link #nextOffset} just after them: reading on from there loses and repeats nothing.
      */
-    public LogChunk first(int maxBytes) {
+    public OutputChunk first(int maxBytes) {
         int limit = Math.min(bytes.length, maxBytes);
         int kept = wholeCharacters(java.util.Arrays.copyOf(bytes, limit));
         int end = kept == 0 ? limit : kept;
         if (end == bytes.length) {
             return this;
         }
-        return new LogChunk(java.util.Arrays.copyOf(bytes, end), nextOffset - bytes.length + end, true);
+        return new OutputChunk(java.util.Arrays.copyOf(bytes, end), nextOffset - bytes.length + end, true);
     }
 
     /** At most the last {@code maxBytes}, starting at a whole UTF-8 character; {@link #nextOffset} is unchanged. */
-    public LogChunk last(int maxBytes) {
+    public OutputChunk last(int maxBytes) {
         if (bytes.length <= maxBytes) {
             return this;
         }
@@ -39,7 +39,7 @@ public record LogChunk(byte[] bytes, long nextOffset, boolean cut) {
         for (int skipped = 0; skipped < 3 && start < bytes.length && (bytes[start] & 0xc0) == 0x80; skipped++) {
             start++;
         }
-        return new LogChunk(java.util.Arrays.copyOfRange(bytes, start, bytes.length), nextOffset, true);
+        return new OutputChunk(java.util.Arrays.copyOfRange(bytes, start, bytes.length), nextOffset, true);
     }
 
     /** How many leading bytes form whole UTF-8 characters (a cut sequence at the end is left out). */

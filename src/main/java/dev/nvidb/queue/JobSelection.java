@@ -13,19 +13,19 @@ import java.util.Set;
  * @param limit  keep only the newest this many, or null
  * @param group  only jobs of this group, or null for all
  */
-public record JobQuery(Set<JobState> states, String node, Integer limit, String group) {
+public record JobSelection(Set<JobState> states, String node, Integer limit, String group) {
 
-    public JobQuery {
+    public JobSelection {
         states = states.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(states));
     }
 
     /** Jobs of any group. */
-    public JobQuery(Set<JobState> states, String node, Integer limit) {
+    public JobSelection(Set<JobState> states, String node, Integer limit) {
         this(states, node, limit, null);
     }
 
     /** Every job. */
-    public static JobQuery all() {
-        return new JobQuery(Set.of(), null, null);
+    public static JobSelection all() {
+        return new JobSelection(Set.of(), null, null);
     }
 }
