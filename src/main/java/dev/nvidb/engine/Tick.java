@@ -225,15 +225,11 @@ final class Tick {
     private static List<JobQuery> unidentifiedReaps(List<PendingReap> owed) {
         List<JobQuery> queries = new ArrayList<>();
         for (PendingReap reap : owed) {
-            String dir = reap.target().jobDir();
-            if (reap.target().process() == null && reap.target().jobId() != null && dir != null
-                    && reap.target().launchToken() != null) {
-                try {
-                    int attempt = Integer.parseInt(dir.substring(dir.lastIndexOf('/') + 1));
-                    queries.add(new JobQuery(reap.target().jobId(), attempt, reap.target().launchToken(), dir));
-                } catch (NumberFormatException e) {
-                    // Not a directory this queue made; the reap stays owed.
-                }
+            ReapTarget target = reap.target();
+            // Without an attempt (an old row whose directory the queue did not make) the reap stays owed.
+            if (target.process() == null && target.jobId() != null && target.attempt() != null
+                    && target.jobDir() != null && target.launchToken() != null) {
+                queries.add(new JobQuery(target.jobId(), target.attempt(), target.launchToken(), target.jobDir()));
             }
         }
         return queries;
@@ -299,8 +295,8 @@ final class Tick {
                     now)) {
                 return false;
             }
-            reaps.add(conn, new ReapTarget(node, job.process(), job.id(), job.job().assignment().launchToken(),
-                    job.jobDir()), "lost while its node was unreachable", now);
+            reaps.add(conn, new ReapTarget(node, job.process(), job.id(), job.job().assignment().attempt(),
+                    job.job().assignment().launchToken(), job.jobDir()), "lost while its node was unreachable", now);
             return alerts.jobLost(job.id(), job.job().attempt(), node, "job " + job.id() + " (" + job.job().spec().name()
                     + ") lost: " + why, null, now).run(conn);
         };

@@ -384,7 +384,7 @@ public final class JobTransitions {
 
     private void owe(Connection connection, StoredJob job, String reason, Instant now) throws SQLException {
         Assignment assignment = job.job().assignment();
-        reaps.add(connection, new ReapTarget(assignment.node(), job.process(), job.id(), assignment.launchToken(),
-                job.jobDir()), reason, now);
+        reaps.add(connection, new ReapTarget(assignment.node(), job.process(), job.id(), assignment.attempt(),
+                assignment.launchToken(), job.jobDir()), reason, now);
     }
 }

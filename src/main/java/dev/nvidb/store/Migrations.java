@@ -35,7 +35,9 @@ public final class Migrations {
                     + " op_ids: answers of --op-id", SchemaV5.DDL),
             new Migration(6, "jobs.failure_class, retry_oom, oom_retries, exclusive: failure classes, OOM retries"
                     + " with more memory, exclusive GPUs", SchemaV6.DDL),
-            new Migration(7, "jobs.allow_slurm: --allow-slurm, a job that may go to a Slurm node", SchemaV7.DDL));
+            new Migration(7, "jobs.allow_slurm: --allow-slurm, a job that may go to a Slurm node", SchemaV7.DDL),
+            new Migration(8, "pending_reaps.job_attempt: the attempt a kill is owed to, not parsed from its directory",
+                    SchemaV8.DDL));
 
     /** The schema version this build writes. */
     public static final int CURRENT_VERSION = ALL.size();

@@ -19,9 +19,9 @@ public final class ReapStore {
 
     /** One reap per attempt: recording the same launch token twice keeps the first. */
     private static final String ADD = """
-            INSERT INTO pending_reaps (node, pid, pgid, proc_start_time, boot_id, job_id, launch_token, job_dir,
-                                       reason, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+            INSERT INTO pending_reaps (node, pid, pgid, proc_start_time, boot_id, job_id, job_attempt, launch_token,
+                                       job_dir, reason, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
             """;
     private static final String LIST = """
             SELECT * FROM pending_reaps WHERE (? IS NULL OR node = ?) ORDER BY id
@@ -50,7 +50,7 @@ public final class ReapStore {
         Long id = Columns.queryLong(connection, ADD, target.node(),
                 process == null ? null : process.pid(), process == null ? null : process.pgid(),
                 process == null ? null : process.startTime(), process == null ? null : process.bootId(),
-                target.jobId(), target.launchToken(), target.jobDir(), reason, now);
+                target.jobId(), target.attempt(), target.launchToken(), target.jobDir(), reason, now);
         return Optional.ofNullable(id);
     }
 
@@ -122,8 +122,9 @@ public final class ReapStore {
         Long pid = Columns.longOrNull(rows, "pid");
         ProcessIdentity process = pid == null ? null : new ProcessIdentity(pid, rows.getLong("pgid"),
                 Columns.longOrNull(rows, "proc_start_time"), rows.getString("boot_id"));
+        Long attempt = Columns.longOrNull(rows, "job_attempt");
         ReapTarget target = new ReapTarget(rows.getString("node"), process, Columns.longOrNull(rows, "job_id"),
-                rows.getString("launch_token"), rows.getString("job_dir"));
+                attempt == null ? null : attempt.intValue(), rows.getString("launch_token"), rows.getString("job_dir"));
         return new PendingReap(rows.getLong("id"), target, rows.getString("reason"),
                 Columns.instant(rows, "created_at"), rows.getInt("attempts"), Columns.instant(rows, "signalled_at"),
                 rows.getString("last_error"));

@@ -9,10 +9,13 @@ import java.util.Objects;
  * @param node        the node it runs on
  * @param process     the process, or null when the launch never reported it
  * @param jobId       the job it ran, or null
+ * @param attempt     the attempt of that job, or null (with no job, or a row older than schema v8 whose
+ *                    directory was not one the queue made)
  * @param launchToken the attempt's launch token, or null
  * @param jobDir      the attempt's directory on the node, or null
  */
-public record ReapTarget(String node, ProcessIdentity process, Long jobId, String launchToken, String jobDir) {
+public record ReapTarget(String node, ProcessIdentity process, Long jobId, Integer attempt, String launchToken,
+                         String jobDir) {
 
     public ReapTarget {
         Objects.requireNonNull(node, "node");

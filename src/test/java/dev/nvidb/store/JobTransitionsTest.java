@@ -124,7 +124,7 @@ class JobTransitionsTest {
 
         List<PendingReap> owed = reaps.list("gpu-a");
         assertEquals(1, owed.size());
-        assertEquals(new ReapTarget("gpu-a", PROCESS, id, "token-gpu-a-1", "/jobs/1"), owed.get(0).target());
+        assertEquals(new ReapTarget("gpu-a", PROCESS, id, 1, "token-gpu-a-1", "/jobs/1"), owed.get(0).target());
         assertEquals("cancelled", owed.get(0).reason());
 
         assertTrue(transitions.requeue(id, new Expected(JobState.CANCELLED, 1), null, at(3)));

@@ -224,6 +224,35 @@ class MigrationsTest {
         assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v6 database has the schema of a new one");
     }
 
+    /**
+     * A v7 database migrates to v8: each owed kill gets its attempt from its directory, once; a
+     * directory the queue did not make (no number last) leaves it null, and so does a reap of no job.
+     */
+    @Test
+    void frozenV7DatabaseOpensWithTheAttemptOfEachOwedKill() throws Exception {
+        Path file = dir.resolve("queue.db");
+        try (Connection connection = connect(file)) {
+            execute(connection, frozenSchema(7));
+            execute(connection, """
+                    INSERT INTO pending_reaps (node, pid, job_id, launch_token, job_dir, reason, created_at) VALUES
+                        ('gpu-a', NULL, 4, 'token-4-2', '~/.nvidb/jobs/q1a2b3c4/4/2', 'cancelled', 1),
+                        ('gpu-a', NULL, 5, 'token-5-1', '/scratch/jobs/q1a2b3c4/5/12', 'cancelled', 1),
+                        ('gpu-b', NULL, 6, 'token-6-x', '/elsewhere/not-an-attempt', 'cancelled', 1),
+                        ('gpu-b', 77, NULL, NULL, NULL, 'lost', 1);
+                    PRAGMA user_version = 7;
+                    """);
+        }
+        try (Database database = Database.open(file)) {
+            assertEquals(Migrations.CURRENT_VERSION, database.read("read", Migrations::userVersion));
+            List<Integer> attempts = new ReapStore(database).list(null).stream()
+                    .map(reap -> reap.target().attempt()).toList();
+            assertEquals(java.util.Arrays.asList(2, 12, null, null), attempts);
+        }
+        Path fresh = dir.resolve("fresh.db");
+        Database.open(fresh).close();
+        assertEquals(schemaOf(fresh), schemaOf(file), "a migrated v7 database has the schema of a new one");
+    }
+
     @Test
     void frozenV1DatabaseMigratesToTheCurrentSchemaKeepingItsRows() throws Exception {
         Path file = dir.resolve("queue.db");
