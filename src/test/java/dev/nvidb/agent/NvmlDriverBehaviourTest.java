@@ -1,0 +1,98 @@
+package dev.nvidb.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nvidb.testing.FakeGpuState;
+import dev.nvidb.testing.FakeGpuState.Metric;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent driven through what a real driver does and the fake NVML did not: a v2 memory
+ * call that refuses the version word, and nvidia-smi's bracketed error texts
+ * (docs/agent-protocol.md, "NVML audit against nvml.h").
+ */
+class NvmlDriverBehaviourTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+    Path state;
+    LocalAgent agent;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        state = dir.resolve("gpus.state");
+        agent = new LocalAgent(Files.createDirectories(dir.resolve("home")), state, dir);
+    }
+
+    @Test
+    void aDriverRefusingTheV2VersionWordIsReadThroughV1() throws Exception {
+        FakeGpuState.create().memoryV2Mismatch().gpu(0, "NVIDIA L40S", 46068).used(0, 1000).reserved(0, 300)
+                .writeTo(state);
+
+        JsonNode gpu = probe().get("gpus").get(0);
+
+        assertTrue(gpu.get("error").isNull(), gpu.toString());
+        assertTrue(gpu.get("mem_reserved_mb").isNull(), "v1 has no reserved figure");
+        assertEquals(1300, gpu.get("mem_used_mb").asLong());
+        assertEquals(46068 - 1300, gpu.get("mem_free_mb").asLong());
+    }
+
+    @Test
+    void nvidiaSmiErrorTextsInBracketsAreNull() throws Exception {
+        FakeGpuState.create().initFailure(FakeGpuState.NVML_ERROR_DRIVER_NOT_LOADED)
+                .gpu(0, "NVIDIA GeForce RTX 4090", 24564).used(0, 700).temperature(0, 50).power(0, 60_000, 450_000)
+                .metricError(0, Metric.POWER, FakeGpuState.NVML_ERROR_NO_PERMISSION)
+                .metricError(0, Metric.UTIL, FakeGpuState.NVML_ERROR_UNKNOWN).writeTo(state);
+
+        String csv = smi("--query-gpu=power.draw,utilization.gpu,temperature.gpu", "--format=csv,noheader");
+        JsonNode gpu = probe().get("gpus").get(0);
+
+        assertEquals("[Insufficient Permissions], [Unknown Error], 50\n", csv);
+        assertTrue(gpu.get("error").isNull(), gpu.toString());
+        assertTrue(gpu.get("power_w").isNull());
+        assertTrue(gpu.get("util_percent").isNull());
+        assertEquals(50, gpu.get("temperature_c").asInt());
+        assertEquals(450.0, gpu.get("power_limit_w").asDouble(), 1e-9);
+    }
+
+    private JsonNode probe() throws IOException {
+        return JSON.readTree(agent.sendRaw("{\"job_root\": \"" + dir + "\"}"));
+    }
+
+    private String smi(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of(FakeGpuState.binDir().resolve("nvidia-smi").toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(FakeGpuState.environment(state));
+        Process smi = builder.start();
+        String out = new String(smi.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(smi.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, smi.exitValue(), out);
+        return out;
+    }
+
+    private static List<Long> pids(JsonNode gpu) {
+        return StreamSupport.stream(gpu.get("processes").spliterator(), false)
+                .map(process -> process.get("pid").asLong()).toList();
+    }
+
+    private static List<Long> memory(JsonNode gpu) {
+        return StreamSupport.stream(gpu.get("processes").spliterator(), false)
+                .map(process -> process.get("mem_mb").asLong()).toList();
+    }
+}
