@@ -12,7 +12,6 @@ import os
 import pwd
 import signal
 import stat as statmod
-import struct
 import sys
 import threading
 import time
@@ -24,6 +23,7 @@ COMMAND_LIMIT = 4096  # characters of a command line; longer ones are cut and fl
 NVML_LIBRARIES = ("libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1")
 SMI_TIMEOUT_S = 20
 
+# Values from nvml.h (docs/agent-protocol.md, "NVML audit against nvml.h").
 NVML_SUCCESS = 0
 NVML_ERROR_INSUFFICIENT_SIZE = 7
 NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25
@@ -73,6 +73,23 @@ class PciInfo(ctypes.Structure):
                 ("bus", ctypes.c_uint), ("device", ctypes.c_uint),
                 ("pciDeviceId", ctypes.c_uint), ("pciSubSystemId", ctypes.c_uint),
                 ("busId", ctypes.c_char * 32)]
+
+
+class ProcessInfoV1(ctypes.Structure):
+    """nvmlProcessInfo_v1_t: the entries of the unversioned process calls."""
+    _fields_ = [("pid", ctypes.c_uint), ("usedGpuMemory", ctypes.c_ulonglong)]
+
+
+class ProcessInfoV2(ctypes.Structure):
+    """nvmlProcessInfo_v2_t: the entries of the _v2 calls, and of _v3 as nvml.h 12.2.140 has it."""
+    _fields_ = ProcessInfoV1._fields_ + [("gpuInstanceId", ctypes.c_uint),
+                                         ("computeInstanceId", ctypes.c_uint)]
+
+
+class ProcessDetailV1(ctypes.Structure):
+    """nvmlProcessDetail_v1_t: the nvmlProcessInfo_t of nvml.h 12.2.81, which some R535 drivers
+    write from their _v3 calls."""
+    _fields_ = ProcessInfoV2._fields_ + [("usedGpuCcProtectedMemory", ctypes.c_ulonglong)]
 
 
 class Nvml(object):
@@ -210,22 +227,23 @@ SENTINEL = 0xA5
 def process_list(nvml, handle, kind):
     """[(pid, used bytes or None)] from the newest process call the driver has, or None.
 
-    The _v3 entry stride differs between drivers: 24 bytes (nvml.h), or 32 bytes on some
-    R535 drivers that append usedGpuCcProtectedMemory. The buffer is pre-filled with a
-    sentinel byte and sized for 32-byte entries; a driver writing n entries of 24 bytes
-    leaves bytes [24n, 32n) untouched, one writing 32-byte entries overwrites them (its
-    last entry's tail). So any non-sentinel byte there means stride 32.
+    The _v3 entry differs between drivers: ProcessInfoV2 (24 bytes, nvml.h 12.2.140), or
+    ProcessDetailV1 (32) on some R535 drivers built from nvml.h 12.2.81. The buffer is pre-filled
+    with a sentinel byte and sized for 32-byte entries; a driver writing n entries of 24 bytes
+    leaves bytes [24n, 32n) untouched, one writing 32-byte entries overwrites them (its last
+    entries). So any non-sentinel byte there means 32-byte entries.
     """
     base = "nvmlDeviceGet%sRunningProcesses" % kind
-    for suffix, stride in (("_v3", None), ("_v2", 24), ("", 16)):
+    for suffix, entry in (("_v3", None), ("_v2", ProcessInfoV2), ("", ProcessInfoV1)):
         function = nvml.symbol(base + suffix)
         if function is not None:
             break
     else:
         return None
+    widest = ctypes.sizeof(ProcessDetailV1)
     capacity = 32
     for _ in range(5):  # processes may start between the sizing call and the next one
-        size = capacity * 32
+        size = capacity * widest
         buffer = ctypes.create_string_buffer(size)
         ctypes.memset(buffer, SENTINEL, size)
         count = ctypes.c_uint(capacity)
@@ -236,13 +254,15 @@ def process_list(nvml, handle, kind):
         if code != NVML_SUCCESS:
             raise NvmlError(code, nvml.message(code))
         raw, n = buffer.raw, min(count.value, capacity)
-        if stride is None:
-            tail = raw[24 * n:32 * n]
-            stride = 32 if tail.count(SENTINEL) != len(tail) else 24
+        if entry is None:
+            tail = raw[ctypes.sizeof(ProcessInfoV2) * n:widest * n]
+            entry = ProcessDetailV1 if tail.count(SENTINEL) != len(tail) else ProcessInfoV2
+        stride = ctypes.sizeof(entry)
         result = []
         for i in range(n):
-            pid, used = struct.unpack_from("=I4xQ", raw, i * stride)
-            result.append((pid, None if used == NOT_AVAILABLE else used))
+            info = entry.from_buffer_copy(raw, i * stride)
+            used = info.usedGpuMemory
+            result.append((info.pid, None if used == NOT_AVAILABLE else used))
         return result
     raise NvmlError(NVML_ERROR_INSUFFICIENT_SIZE, "process list kept growing")
 
