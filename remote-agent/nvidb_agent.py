@@ -249,7 +249,8 @@ def process_list(nvml, handle, kind):
         count = ctypes.c_uint(capacity)
         code = function(handle, ctypes.byref(count), buffer)
         if code == NVML_ERROR_INSUFFICIENT_SIZE:
-            capacity = count.value + 16
+            # count is what the list needed then; doubling outgrows a list that keeps growing.
+            capacity = max(2 * capacity, count.value + 16)
             continue
         if code != NVML_SUCCESS:
             raise NvmlError(code, nvml.message(code))

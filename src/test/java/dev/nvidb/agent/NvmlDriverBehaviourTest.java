@@ -1,5 +1,7 @@
 package dev.nvidb.agent;
 
+import static dev.nvidb.agent.AgentScriptTest.NO_SUCH_PID;
+import static dev.nvidb.testing.FakeGpuState.ProcessKind.COMPUTE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,15 +16,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent driven through what a real driver does and the fake NVML did not: a v2 memory
- * call that refuses the version word, and nvidia-smi's bracketed error texts
- * (docs/agent-protocol.md, "NVML audit against nvml.h").
+ * The agent driven through what a real driver does and the fake NVML did not: a process list
+ * that grows between the sizing call and the next, a v2 memory call that refuses the version
+ * word, and nvidia-smi's bracketed error texts (docs/agent-protocol.md, "NVML audit against
+ * nvml.h").
  */
 class NvmlDriverBehaviourTest {
 
@@ -37,6 +41,21 @@ class NvmlDriverBehaviourTest {
     void setUp() throws IOException {
         state = dir.resolve("gpus.state");
         agent = new LocalAgent(Files.createDirectories(dir.resolve("home")), state, dir);
+    }
+
+    @Test
+    void aProcessListThatKeepsGrowingBetweenCallsIsStillReadWhole() throws Exception {
+        // 40 processes, then 20 more at each call: 40 > 32 (the first buffer), 60 on the second call.
+        FakeGpuState gpus = FakeGpuState.create().processGrowth(20).gpu(0, "NVIDIA H100", 81559);
+        IntStream.range(0, 40).forEach(i -> gpus.process(0, COMPUTE, NO_SUCH_PID + i, 2));
+        gpus.writeTo(state);
+
+        JsonNode gpu = probe().get("gpus").get(0);
+
+        assertTrue(gpu.get("error").isNull(), gpu.toString());
+        assertEquals(60, gpu.get("processes").size());
+        assertEquals(NO_SUCH_PID, gpu.get("processes").get(0).get("pid").asLong());
+        assertEquals(7_000_019, gpu.get("processes").get(59).get("pid").asLong());
     }
 
     @Test
