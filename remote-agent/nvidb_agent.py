@@ -36,7 +36,8 @@ NVML_PCIE_UTIL_RX_BYTES = 1  # what it receives
 CPU_WINDOW_S = 0.05
 # Errors that only mean "this field is not available here": the field becomes null and
 # the GPU stays healthy. Any other error marks the GPU as failed (its state is unknown).
-FIELD_ONLY_ERRORS = (3, 4, 6, 13)  # NOT_SUPPORTED, NO_PERMISSION, NOT_FOUND, FUNCTION_NOT_FOUND
+# NOT_SUPPORTED, NO_PERMISSION, NOT_FOUND, FUNCTION_NOT_FOUND, DEPRECATED
+FIELD_ONLY_ERRORS = (3, 4, 6, 13, 26)
 
 SMI_GPU_FIELDS = ("index,uuid,pci.bus_id,name,memory.total,memory.used,memory.free,"
                   "utilization.gpu,utilization.memory,temperature.gpu,power.draw,"

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The agent driven through what a real driver does and the fake NVML did not: a process list
  * that grows between the sizing call and the next, a v2 memory call that refuses the version
- * word, and nvidia-smi's bracketed error texts (docs/agent-protocol.md, "NVML audit against
- * nvml.h").
+ * word, a deprecated call, and nvidia-smi's bracketed error texts (docs/agent-protocol.md,
+ * "NVML audit against nvml.h").
  */
 class NvmlDriverBehaviourTest {
 
@@ -69,6 +69,18 @@ class NvmlDriverBehaviourTest {
         assertTrue(gpu.get("mem_reserved_mb").isNull(), "v1 has no reserved figure");
         assertEquals(1300, gpu.get("mem_used_mb").asLong());
         assertEquals(46068 - 1300, gpu.get("mem_free_mb").asLong());
+    }
+
+    @Test
+    void aDeprecatedCallLeavesItsFieldNullAndTheGpuHealthy() throws Exception {
+        FakeGpuState.create().gpu(0, "NVIDIA H100", 81559).used(0, 10).power(0, 100_000, 700_000)
+                .metricError(0, Metric.TEMPERATURE, FakeGpuState.NVML_ERROR_DEPRECATED).writeTo(state);
+
+        JsonNode gpu = probe().get("gpus").get(0);
+
+        assertTrue(gpu.get("error").isNull(), gpu.toString());
+        assertTrue(gpu.get("temperature_c").isNull());
+        assertEquals(100.0, gpu.get("power_w").asDouble(), 1e-9);
     }
 
     @Test

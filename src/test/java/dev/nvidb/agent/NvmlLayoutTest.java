@@ -92,10 +92,10 @@ class NvmlLayoutTest {
     }
 
     @Test
-    void onlyNotSupportedNoPermissionNotFoundAndFunctionNotFoundLeaveAGpuHealthy() {
-        // nvmlReturn_t: 3 NOT_SUPPORTED, 4 NO_PERMISSION, 6 NOT_FOUND, 13 FUNCTION_NOT_FOUND.
+    void onlyNotSupportedNoPermissionNotFoundFunctionNotFoundAndDeprecatedLeaveAGpuHealthy() {
+        // nvmlReturn_t: 3 NOT_SUPPORTED, 4 NO_PERMISSION, 6 NOT_FOUND, 13 FUNCTION_NOT_FOUND, 26 DEPRECATED.
         // GPU_IS_LOST (15), UNKNOWN (999) and the rest fail the GPU: its state is then unknown.
-        assertEquals(List.of(3L, 4L, 6L, 13L), agent.entrySet().stream()
+        assertEquals(List.of(3L, 4L, 6L, 13L, 26L), agent.entrySet().stream()
                 .filter(entry -> entry.getKey().startsWith("FIELD_ONLY_ERRORS.")).map(Map.Entry::getValue).toList());
     }
 
