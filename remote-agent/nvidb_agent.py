@@ -210,16 +210,18 @@ def memory(nvml, handle, gpu):
         has_v2 = False
     if has_v2:
         gpu["mem_reserved_mb"] = v2.reserved // MIB
-        total, used, free = v2.total, v2.used, v2.free
+        total, free = v2.total, v2.free
     else:
         v1 = Memory()
         # Not optional(): placement needs memory, so any failure here is the GPU's error.
         if not nvml.call("nvmlDeviceGetMemoryInfo", handle, ctypes.byref(v1)):
             return
-        total, used, free = v1.total, v1.used, v1.free
+        total, free = v1.total, v1.free
     gpu["mem_total_mb"] = total // MIB
-    gpu["mem_used_mb"] = used // MIB
     gpu["mem_free_mb"] = free // MIB
+    # Used is all that is not free: v1's used counts the memory the driver reserves, v2's
+    # leaves it out (reported apart); no job can allocate it either way.
+    gpu["mem_used_mb"] = max(0, gpu["mem_total_mb"] - gpu["mem_free_mb"])
 
 
 SENTINEL = 0xA5
@@ -586,10 +588,12 @@ def smi_reply(reply):
             notes.append("nvidia-smi: " + line.strip())  # e.g. a lost GPU's message
             continue
         gpu = empty_gpu(index)
+        total, free = smi_value(parts[4], int), smi_value(parts[6], int)
         gpu.update({
             "uuid": smi_value(parts[1]), "pci_bus_id": smi_value(parts[2]),
-            "name": smi_value(parts[3]), "mem_total_mb": smi_value(parts[4], int),
-            "mem_used_mb": smi_value(parts[5], int), "mem_free_mb": smi_value(parts[6], int),
+            "name": smi_value(parts[3]), "mem_total_mb": total, "mem_free_mb": free,
+            # Used is all that is not free, as with NVML (newer drivers leave reserved memory out).
+            "mem_used_mb": smi_value(parts[5], int) if None in (total, free) else max(0, total - free),
             "util_percent": smi_value(parts[7], int),
             "mem_util_percent": smi_value(parts[8], int),
             "temperature_c": smi_value(parts[9], int), "power_w": smi_value(parts[10], float),

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The agent driven through what a real driver does and the fake NVML did not: a process list
  * that grows between the sizing call and the next, a v2 memory call that refuses the version
- * word, a deprecated call, and nvidia-smi's bracketed error texts (docs/agent-protocol.md,
- * "NVML audit against nvml.h").
+ * word, a deprecated call, memory the driver reserves, and nvidia-smi's bracketed error texts
+ * (docs/agent-protocol.md, "NVML audit against nvml.h").
  */
 class NvmlDriverBehaviourTest {
 
@@ -69,6 +69,23 @@ class NvmlDriverBehaviourTest {
         assertTrue(gpu.get("mem_reserved_mb").isNull(), "v1 has no reserved figure");
         assertEquals(1300, gpu.get("mem_used_mb").asLong());
         assertEquals(46068 - 1300, gpu.get("mem_free_mb").asLong());
+    }
+
+    @Test
+    void usedMemoryIncludesWhatTheDriverReservesFromNvmlAndFromNvidiaSmi() throws Exception {
+        FakeGpuState gpus = FakeGpuState.create().gpu(0, "NVIDIA H100 80GB HBM3", 81559).used(0, 4).reserved(0, 585);
+        gpus.writeTo(state);
+        JsonNode nvml = probe();
+        gpus.initFailure(FakeGpuState.NVML_ERROR_DRIVER_NOT_LOADED).writeTo(state);
+        JsonNode smi = probe();
+
+        assertEquals("nvml", nvml.get("source").asText());
+        assertEquals("nvidia-smi", smi.get("source").asText());
+        for (JsonNode gpu : List.of(nvml.get("gpus").get(0), smi.get("gpus").get(0))) {
+            assertEquals(589, gpu.get("mem_used_mb").asLong(), gpu.toString());
+            assertEquals(81559 - 589, gpu.get("mem_free_mb").asLong());
+        }
+        assertEquals(585, nvml.get("gpus").get(0).get("mem_reserved_mb").asLong());
     }
 
     @Test
