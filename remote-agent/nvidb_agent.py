@@ -25,8 +25,11 @@ SMI_TIMEOUT_S = 20
 
 # Values from nvml.h (docs/agent-protocol.md, "NVML audit against nvml.h").
 NVML_SUCCESS = 0
+NVML_ERROR_NO_PERMISSION = 4
+NVML_ERROR_NOT_FOUND = 6
 NVML_ERROR_INSUFFICIENT_SIZE = 7
 NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25
+NVML_DEVICE_MIG_ENABLE = 1
 NVML_PCIE_UTIL_TX_BYTES = 0  # nvmlPcieUtilCounter_t: what the GPU sends
 NVML_PCIE_UTIL_RX_BYTES = 1  # what it receives
 # CPU use is measured over at least this window: two readings of each process's CPU-time
@@ -271,6 +274,37 @@ def process_list(nvml, handle, kind):
     raise NvmlError(NVML_ERROR_INSUFFICIENT_SIZE, "process list kept growing")
 
 
+def device_processes(nvml, handle, kind):
+    """process_list() of a GPU. A MIG-enabled GPU answers the list of all its instances only
+    to a privileged caller (NO_PERMISSION otherwise, nvml.h); its MIG devices are then asked
+    one by one."""
+    try:
+        return process_list(nvml, handle, kind)
+    except NvmlError as e:
+        if e.code != NVML_ERROR_NO_PERMISSION or not mig_enabled(nvml, handle):
+            raise
+    count = ctypes.c_uint()
+    informative(nvml.call, "nvmlDeviceGetMaxMigDeviceCount", handle, ctypes.byref(count))
+    found = []
+    for index in range(count.value):
+        mig = ctypes.c_void_p()
+        try:
+            nvml.call("nvmlDeviceGetMigDeviceHandleByIndex", handle, ctypes.c_uint(index),
+                      ctypes.byref(mig))
+        except NvmlError as e:
+            if e.code == NVML_ERROR_NOT_FOUND:  # no MIG device at this index
+                continue
+            raise
+        found.extend(process_list(nvml, mig, kind) or [])
+    return found
+
+
+def mig_enabled(nvml, handle):
+    current, pending = ctypes.c_uint(), ctypes.c_uint()
+    return bool(informative(nvml.call, "nvmlDeviceGetMigMode", handle, ctypes.byref(current),
+                            ctypes.byref(pending))) and current.value == NVML_DEVICE_MIG_ENABLE
+
+
 def read_proc(pid, name, binary=False):
     try:
         with open("/proc/%d/%s" % (pid, name), "rb") as f:
@@ -424,7 +458,7 @@ def gpu_processes(nvml, handle):
     found = {}
     order = []
     for kind in ("Compute", "Graphics"):
-        entries = optional(process_list, nvml, handle, kind) or []
+        entries = optional(device_processes, nvml, handle, kind) or []
         for pid, used in entries:
             if pid not in found:
                 order.append(pid)
@@ -1612,7 +1646,7 @@ def fresh_gpus(agent):
                 gpu["uuid"] = optional(agent.nvml.string, "nvmlDeviceGetUUID", handle)
                 memory(agent.nvml, handle, gpu)
                 for kind in ("Compute", "Graphics"):
-                    for pid, used in optional(process_list, agent.nvml, handle, kind) or []:
+                    for pid, used in optional(device_processes, agent.nvml, handle, kind) or []:
                         if all(p["pid"] != pid for p in gpu["processes"]):
                             gpu["processes"].append({"pid": pid, "mem_mb": None if used is None else used // MIB})
             except NvmlError as e:

@@ -2,6 +2,7 @@ package dev.nvidb.agent;
 
 import static dev.nvidb.agent.AgentScriptTest.NO_SUCH_PID;
 import static dev.nvidb.testing.FakeGpuState.ProcessKind.COMPUTE;
+import static dev.nvidb.testing.FakeGpuState.ProcessKind.GRAPHICS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The agent driven through what a real driver does and the fake NVML did not: a process list
- * that grows between the sizing call and the next, a v2 memory call that refuses the version
- * word, a deprecated call, memory the driver reserves, and nvidia-smi's bracketed error texts
- * (docs/agent-protocol.md, "NVML audit against nvml.h").
+ * that grows between the sizing call and the next, a MIG-enabled GPU that refuses its
+ * aggregate process list, a v2 memory call that refuses the version word, a deprecated call,
+ * memory the driver reserves, and nvidia-smi's bracketed error texts (docs/agent-protocol.md,
+ * "NVML audit against nvml.h").
  */
 class NvmlDriverBehaviourTest {
 
@@ -56,6 +58,25 @@ class NvmlDriverBehaviourTest {
         assertEquals(60, gpu.get("processes").size());
         assertEquals(NO_SUCH_PID, gpu.get("processes").get(0).get("pid").asLong());
         assertEquals(7_000_019, gpu.get("processes").get(59).get("pid").asLong());
+    }
+
+    @Test
+    void aMigGpuReportsTheProcessesOfItsMigDevices() throws Exception {
+        FakeGpuState.create()
+                .gpu(0, "NVIDIA A100-SXM4-80GB", 81920).used(0, 3100).migDevices(0, 3)
+                .migProcess(0, 0, COMPUTE, NO_SUCH_PID, 1000).migProcess(0, 2, COMPUTE, NO_SUCH_PID + 1, 2000)
+                .migProcess(0, 1, GRAPHICS, NO_SUCH_PID + 2, 100)
+                .gpu(1, "NVIDIA A100-SXM4-80GB", 81920).used(1, 500).process(1, COMPUTE, NO_SUCH_PID + 3, 500)
+                .writeTo(state);
+
+        JsonNode gpus = probe().get("gpus");
+
+        JsonNode mig = gpus.get(0);
+        assertTrue(mig.get("error").isNull(), mig.toString());
+        assertEquals(3100, mig.get("mem_used_mb").asLong());
+        assertEquals(List.of(NO_SUCH_PID, NO_SUCH_PID + 1, NO_SUCH_PID + 2), pids(mig));
+        assertEquals(List.of(1000L, 2000L, 100L), memory(mig));
+        assertEquals(List.of(NO_SUCH_PID + 3), pids(gpus.get(1)));
     }
 
     @Test

@@ -47,10 +47,13 @@ class NvmlLayoutTest {
 
         NVML_H_CONSTANTS.put("NOT_AVAILABLE", -1L);  // NVML_VALUE_NOT_AVAILABLE (-1) as unsigned long long
         NVML_H_CONSTANTS.put("NVML_SUCCESS", 0L);
+        NVML_H_CONSTANTS.put("NVML_ERROR_NO_PERMISSION", 4L);
+        NVML_H_CONSTANTS.put("NVML_ERROR_NOT_FOUND", 6L);
         NVML_H_CONSTANTS.put("NVML_ERROR_INSUFFICIENT_SIZE", 7L);
         NVML_H_CONSTANTS.put("NVML_ERROR_ARGUMENT_VERSION_MISMATCH", 25L);
         NVML_H_CONSTANTS.put("NVML_PCIE_UTIL_TX_BYTES", 0L);
         NVML_H_CONSTANTS.put("NVML_PCIE_UTIL_RX_BYTES", 1L);
+        NVML_H_CONSTANTS.put("NVML_DEVICE_MIG_ENABLE", 1L);
     }
 
     static Map<String, Long> agent;
@@ -146,8 +149,9 @@ class NvmlLayoutTest {
                 for field in struct._fields_:
                     print("%s.%s %d" % (name, field[0], getattr(struct, field[0]).offset))
             print("nvmlMemory_v2", agent["MEMORY_V2_VERSION"])
-            for name in ("NOT_AVAILABLE", "NVML_SUCCESS", "NVML_ERROR_INSUFFICIENT_SIZE",
-                         "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", "NVML_PCIE_UTIL_TX_BYTES", "NVML_PCIE_UTIL_RX_BYTES"):
+            for name in ("NOT_AVAILABLE", "NVML_SUCCESS", "NVML_ERROR_NO_PERMISSION", "NVML_ERROR_NOT_FOUND",
+                         "NVML_ERROR_INSUFFICIENT_SIZE", "NVML_ERROR_ARGUMENT_VERSION_MISMATCH",
+                         "NVML_PCIE_UTIL_TX_BYTES", "NVML_PCIE_UTIL_RX_BYTES", "NVML_DEVICE_MIG_ENABLE"):
                 print(name, agent[name])
             for index, code in enumerate(agent["FIELD_ONLY_ERRORS"]):
                 print("FIELD_ONLY_ERRORS.%d %d" % (index, code))
