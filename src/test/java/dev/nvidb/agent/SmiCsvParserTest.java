@@ -52,7 +52,7 @@ class SmiCsvParserTest {
 
     @Test
     void usedMemoryIsAllThatIsNotFreeAndErrorTextsAreNull() {
-        // Drivers since R510 leave the memory they reserve (585 MiB here) out of memory.used.
+        // A driver may leave the memory it reserves (585 MiB here) out of memory.used.
         NodeSnapshot snapshot = parse("""
                 #nvidb-smi-fallback
                 #hostname gpu-d
