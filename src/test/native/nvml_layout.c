@@ -7,45 +7,28 @@
 #include <stdio.h>
 #include "fake_nvml_types.h"
 
-#define SIZE(type, name) printf("%s %zu\n", name, sizeof(type))
-#define FIELD(type, name, field) printf("%s.%s %zu\n", name, #field, offsetof(type, field))
+/* Each struct's fields as a list F(type, name, field) …, in the header's order. */
+#define MEMORY_FIELDS(t, n, F) F(t, n, total) F(t, n, free) F(t, n, used)
+#define MEMORY_V2_FIELDS(t, n, F) F(t, n, version) F(t, n, total) F(t, n, reserved) F(t, n, free) F(t, n, used)
+#define UTILIZATION_FIELDS(t, n, F) F(t, n, gpu) F(t, n, memory)
+#define PCI_FIELDS(t, n, F) F(t, n, busIdLegacy) F(t, n, domain) F(t, n, bus) F(t, n, device) \
+    F(t, n, pciDeviceId) F(t, n, pciSubSystemId) F(t, n, busId)
+#define PROCESS_V1_FIELDS(t, n, F) F(t, n, pid) F(t, n, usedGpuMemory)
+#define PROCESS_V2_FIELDS(t, n, F) PROCESS_V1_FIELDS(t, n, F) F(t, n, gpuInstanceId) F(t, n, computeInstanceId)
+#define PROCESS_DETAIL_FIELDS(t, n, F) PROCESS_V2_FIELDS(t, n, F) F(t, n, usedGpuCcProtectedMemory)
+
+#define PRINT_FIELD(type, name, field) printf("%s.%s %zu\n", name, #field, offsetof(type, field));
+#define LAYOUT(type, name, FIELDS) \
+    do { printf("%s %zu\n", name, sizeof(type)); FIELDS(type, name, PRINT_FIELD) } while (0)
 
 int main(void) {
-    SIZE(nvmlMemory_t, "Memory");
-    FIELD(nvmlMemory_t, "Memory", total);
-    FIELD(nvmlMemory_t, "Memory", free);
-    FIELD(nvmlMemory_t, "Memory", used);
-    SIZE(nvmlMemory_v2_t, "MemoryV2");
-    FIELD(nvmlMemory_v2_t, "MemoryV2", version);
-    FIELD(nvmlMemory_v2_t, "MemoryV2", total);
-    FIELD(nvmlMemory_v2_t, "MemoryV2", reserved);
-    FIELD(nvmlMemory_v2_t, "MemoryV2", free);
-    FIELD(nvmlMemory_v2_t, "MemoryV2", used);
-    SIZE(nvmlUtilization_t, "Utilization");
-    FIELD(nvmlUtilization_t, "Utilization", gpu);
-    FIELD(nvmlUtilization_t, "Utilization", memory);
-    SIZE(nvmlPciInfo_t, "PciInfo");
-    FIELD(nvmlPciInfo_t, "PciInfo", busIdLegacy);
-    FIELD(nvmlPciInfo_t, "PciInfo", domain);
-    FIELD(nvmlPciInfo_t, "PciInfo", bus);
-    FIELD(nvmlPciInfo_t, "PciInfo", device);
-    FIELD(nvmlPciInfo_t, "PciInfo", pciDeviceId);
-    FIELD(nvmlPciInfo_t, "PciInfo", pciSubSystemId);
-    FIELD(nvmlPciInfo_t, "PciInfo", busId);
-    SIZE(nvmlProcessInfo_v1_t, "ProcessInfoV1");
-    FIELD(nvmlProcessInfo_v1_t, "ProcessInfoV1", pid);
-    FIELD(nvmlProcessInfo_v1_t, "ProcessInfoV1", usedGpuMemory);
-    SIZE(nvmlProcessInfo_v2_t, "ProcessInfoV2");
-    FIELD(nvmlProcessInfo_v2_t, "ProcessInfoV2", pid);
-    FIELD(nvmlProcessInfo_v2_t, "ProcessInfoV2", usedGpuMemory);
-    FIELD(nvmlProcessInfo_v2_t, "ProcessInfoV2", gpuInstanceId);
-    FIELD(nvmlProcessInfo_v2_t, "ProcessInfoV2", computeInstanceId);
-    SIZE(nvmlProcessDetail_v1_t, "ProcessDetailV1");
-    FIELD(nvmlProcessDetail_v1_t, "ProcessDetailV1", pid);
-    FIELD(nvmlProcessDetail_v1_t, "ProcessDetailV1", usedGpuMemory);
-    FIELD(nvmlProcessDetail_v1_t, "ProcessDetailV1", gpuInstanceId);
-    FIELD(nvmlProcessDetail_v1_t, "ProcessDetailV1", computeInstanceId);
-    FIELD(nvmlProcessDetail_v1_t, "ProcessDetailV1", usedGpuCcProtectedMemory);
+    LAYOUT(nvmlMemory_t, "Memory", MEMORY_FIELDS);
+    LAYOUT(nvmlMemory_v2_t, "MemoryV2", MEMORY_V2_FIELDS);
+    LAYOUT(nvmlUtilization_t, "Utilization", UTILIZATION_FIELDS);
+    LAYOUT(nvmlPciInfo_t, "PciInfo", PCI_FIELDS);
+    LAYOUT(nvmlProcessInfo_v1_t, "ProcessInfoV1", PROCESS_V1_FIELDS);
+    LAYOUT(nvmlProcessInfo_v2_t, "ProcessInfoV2", PROCESS_V2_FIELDS);
+    LAYOUT(nvmlProcessDetail_v1_t, "ProcessDetailV1", PROCESS_DETAIL_FIELDS);
     printf("nvmlMemory_v2 %u\n", nvmlMemory_v2);
     return 0;
 }

@@ -12,7 +12,6 @@ import dev.nvidb.testing.FakeGpuState;
 import dev.nvidb.testing.FakeGpuState.Metric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,13 +35,11 @@ class NvmlDriverBehaviourTest {
 
     @TempDir
     Path dir;
-    Path state;
-    LocalAgent agent;
+    private LocalAgent agent;
 
     @BeforeEach
-    void setUp() throws IOException {
-        state = dir.resolve("gpus.state");
-        agent = new LocalAgent(Files.createDirectories(dir.resolve("home")), state, dir);
+    void startAgent() throws IOException {
+        agent = LocalAgent.in(dir);
     }
 
     @Test
@@ -50,7 +47,7 @@ class NvmlDriverBehaviourTest {
         // 40 processes, then 20 more at each call: 40 > 32 (the first buffer), 60 on the second call.
         FakeGpuState gpus = FakeGpuState.create().processGrowth(20).gpu(0, "NVIDIA H100", 81559);
         IntStream.range(0, 40).forEach(i -> gpus.process(0, COMPUTE, NO_SUCH_PID + i, 2));
-        gpus.writeTo(state);
+        gpus.writeTo(agent.state());
 
         JsonNode gpu = probe().get("gpus").get(0);
 
@@ -67,7 +64,7 @@ class NvmlDriverBehaviourTest {
                 .migProcess(0, 0, COMPUTE, NO_SUCH_PID, 1000).migProcess(0, 2, COMPUTE, NO_SUCH_PID + 1, 2000)
                 .migProcess(0, 1, GRAPHICS, NO_SUCH_PID + 2, 100)
                 .gpu(1, "NVIDIA A100-SXM4-80GB", 81920).used(1, 500).process(1, COMPUTE, NO_SUCH_PID + 3, 500)
-                .writeTo(state);
+                .writeTo(agent.state());
 
         JsonNode gpus = probe().get("gpus");
 
@@ -82,7 +79,7 @@ class NvmlDriverBehaviourTest {
     @Test
     void aDriverRefusingTheV2VersionWordIsReadThroughV1() throws Exception {
         FakeGpuState.create().memoryV2Mismatch().gpu(0, "NVIDIA L40S", 46068).used(0, 1000).reserved(0, 300)
-                .writeTo(state);
+                .writeTo(agent.state());
 
         JsonNode gpu = probe().get("gpus").get(0);
 
@@ -95,9 +92,9 @@ class NvmlDriverBehaviourTest {
     @Test
     void usedMemoryIncludesWhatTheDriverReservesFromNvmlAndFromNvidiaSmi() throws Exception {
         FakeGpuState gpus = FakeGpuState.create().gpu(0, "NVIDIA H100 80GB HBM3", 81559).used(0, 4).reserved(0, 585);
-        gpus.writeTo(state);
+        gpus.writeTo(agent.state());
         JsonNode nvml = probe();
-        gpus.initFailure(FakeGpuState.NVML_ERROR_DRIVER_NOT_LOADED).writeTo(state);
+        gpus.initFailure(FakeGpuState.NVML_ERROR_DRIVER_NOT_LOADED).writeTo(agent.state());
         JsonNode smi = probe();
 
         assertEquals("nvml", nvml.get("source").asText());
@@ -112,7 +109,7 @@ class NvmlDriverBehaviourTest {
     @Test
     void aDeprecatedCallLeavesItsFieldNullAndTheGpuHealthy() throws Exception {
         FakeGpuState.create().gpu(0, "NVIDIA H100", 81559).used(0, 10).power(0, 100_000, 700_000)
-                .metricError(0, Metric.TEMPERATURE, FakeGpuState.NVML_ERROR_DEPRECATED).writeTo(state);
+                .metricError(0, Metric.TEMPERATURE, FakeGpuState.NVML_ERROR_DEPRECATED).writeTo(agent.state());
 
         JsonNode gpu = probe().get("gpus").get(0);
 
@@ -126,7 +123,7 @@ class NvmlDriverBehaviourTest {
         FakeGpuState.create().initFailure(FakeGpuState.NVML_ERROR_DRIVER_NOT_LOADED)
                 .gpu(0, "NVIDIA GeForce RTX 4090", 24564).used(0, 700).temperature(0, 50).power(0, 60_000, 450_000)
                 .metricError(0, Metric.POWER, FakeGpuState.NVML_ERROR_NO_PERMISSION)
-                .metricError(0, Metric.UTIL, FakeGpuState.NVML_ERROR_UNKNOWN).writeTo(state);
+                .metricError(0, Metric.UTIL, FakeGpuState.NVML_ERROR_UNKNOWN).writeTo(agent.state());
 
         String csv = smi("--query-gpu=power.draw,utilization.gpu,temperature.gpu", "--format=csv,noheader");
         JsonNode gpu = probe().get("gpus").get(0);
@@ -147,7 +144,7 @@ class NvmlDriverBehaviourTest {
         List<String> command = new ArrayList<>(List.of(FakeGpuState.binDir().resolve("nvidia-smi").toString()));
         command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().putAll(FakeGpuState.environment(state));
+        builder.environment().putAll(FakeGpuState.environment(agent.state()));
         Process smi = builder.start();
         String out = new String(smi.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(smi.waitFor(30, TimeUnit.SECONDS));
