@@ -12,7 +12,6 @@ import os
 import pwd
 import signal
 import stat as statmod
-import struct
 import sys
 import threading
 import time
@@ -24,9 +23,13 @@ COMMAND_LIMIT = 4096  # characters of a command line; longer ones are cut and fl
 NVML_LIBRARIES = ("libnvidia-ml.so.1", "/usr/lib/wsl/lib/libnvidia-ml.so.1")
 SMI_TIMEOUT_S = 20
 
+# Values from nvml.h (docs/agent-protocol.md, "NVML audit against nvml.h").
 NVML_SUCCESS = 0
+NVML_ERROR_NO_PERMISSION = 4
+NVML_ERROR_NOT_FOUND = 6
 NVML_ERROR_INSUFFICIENT_SIZE = 7
 NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25
+NVML_DEVICE_MIG_ENABLE = 1
 NVML_PCIE_UTIL_TX_BYTES = 0  # nvmlPcieUtilCounter_t: what the GPU sends
 NVML_PCIE_UTIL_RX_BYTES = 1  # what it receives
 # CPU use is measured over at least this window: two readings of each process's CPU-time
@@ -36,7 +39,8 @@ NVML_PCIE_UTIL_RX_BYTES = 1  # what it receives
 CPU_WINDOW_S = 0.05
 # Errors that only mean "this field is not available here": the field becomes null and
 # the GPU stays healthy. Any other error marks the GPU as failed (its state is unknown).
-FIELD_ONLY_ERRORS = (3, 4, 6, 13)  # NOT_SUPPORTED, NO_PERMISSION, NOT_FOUND, FUNCTION_NOT_FOUND
+# NOT_SUPPORTED, NO_PERMISSION, NOT_FOUND, FUNCTION_NOT_FOUND, DEPRECATED
+FIELD_ONLY_ERRORS = (3, 4, 6, 13, 26)
 
 SMI_GPU_FIELDS = ("index,uuid,pci.bus_id,name,memory.total,memory.used,memory.free,"
                   "utilization.gpu,utilization.memory,temperature.gpu,power.draw,"
@@ -73,6 +77,23 @@ class PciInfo(ctypes.Structure):
                 ("bus", ctypes.c_uint), ("device", ctypes.c_uint),
                 ("pciDeviceId", ctypes.c_uint), ("pciSubSystemId", ctypes.c_uint),
                 ("busId", ctypes.c_char * 32)]
+
+
+class ProcessInfoV1(ctypes.Structure):
+    """nvmlProcessInfo_v1_t: the entries of the unversioned process calls."""
+    _fields_ = [("pid", ctypes.c_uint), ("usedGpuMemory", ctypes.c_ulonglong)]
+
+
+class ProcessInfoV2(ctypes.Structure):
+    """nvmlProcessInfo_v2_t: the entries of the _v2 calls, and of _v3 as nvml.h 12.2.140 has it."""
+    _fields_ = ProcessInfoV1._fields_ + [("gpuInstanceId", ctypes.c_uint),
+                                         ("computeInstanceId", ctypes.c_uint)]
+
+
+class ProcessDetailV1(ctypes.Structure):
+    """nvmlProcessDetail_v1_t: the nvmlProcessInfo_t of nvml.h 12.2.81, which some R535 drivers
+    write from their _v3 calls."""
+    _fields_ = ProcessInfoV2._fields_ + [("usedGpuCcProtectedMemory", ctypes.c_ulonglong)]
 
 
 class Nvml(object):
@@ -192,16 +213,18 @@ def memory(nvml, handle, gpu):
         has_v2 = False
     if has_v2:
         gpu["mem_reserved_mb"] = v2.reserved // MIB
-        total, used, free = v2.total, v2.used, v2.free
+        total, free = v2.total, v2.free
     else:
         v1 = Memory()
         # Not optional(): placement needs memory, so any failure here is the GPU's error.
         if not nvml.call("nvmlDeviceGetMemoryInfo", handle, ctypes.byref(v1)):
             return
-        total, used, free = v1.total, v1.used, v1.free
+        total, free = v1.total, v1.free
     gpu["mem_total_mb"] = total // MIB
-    gpu["mem_used_mb"] = used // MIB
     gpu["mem_free_mb"] = free // MIB
+    # Used is all that is not free: v1's used counts the memory the driver reserves, v2's
+    # leaves it out (reported apart); no job can allocate it either way.
+    gpu["mem_used_mb"] = max(0, gpu["mem_total_mb"] - gpu["mem_free_mb"])
 
 
 SENTINEL = 0xA5
@@ -210,41 +233,76 @@ SENTINEL = 0xA5
 def process_list(nvml, handle, kind):
     """[(pid, used bytes or None)] from the newest process call the driver has, or None.
 
-    The _v3 entry stride differs between drivers: 24 bytes (nvml.h), or 32 bytes on some
-    R535 drivers that append usedGpuCcProtectedMemory. The buffer is pre-filled with a
-    sentinel byte and sized for 32-byte entries; a driver writing n entries of 24 bytes
-    leaves bytes [24n, 32n) untouched, one writing 32-byte entries overwrites them (its
-    last entry's tail). So any non-sentinel byte there means stride 32.
+    The _v3 entry differs between drivers: ProcessInfoV2 (24 bytes, nvml.h 12.2.140), or
+    ProcessDetailV1 (32) on some R535 drivers built from nvml.h 12.2.81. The buffer is pre-filled
+    with a sentinel byte and sized for 32-byte entries; a driver writing n entries of 24 bytes
+    leaves bytes [24n, 32n) untouched, one writing 32-byte entries overwrites them (its last
+    entries). So any non-sentinel byte there means 32-byte entries.
     """
     base = "nvmlDeviceGet%sRunningProcesses" % kind
-    for suffix, stride in (("_v3", None), ("_v2", 24), ("", 16)):
+    for suffix, entry in (("_v3", None), ("_v2", ProcessInfoV2), ("", ProcessInfoV1)):
         function = nvml.symbol(base + suffix)
         if function is not None:
             break
     else:
         return None
+    widest = ctypes.sizeof(ProcessDetailV1)
     capacity = 32
     for _ in range(5):  # processes may start between the sizing call and the next one
-        size = capacity * 32
+        size = capacity * widest
         buffer = ctypes.create_string_buffer(size)
         ctypes.memset(buffer, SENTINEL, size)
         count = ctypes.c_uint(capacity)
         code = function(handle, ctypes.byref(count), buffer)
         if code == NVML_ERROR_INSUFFICIENT_SIZE:
-            capacity = count.value + 16
+            # count is what the list needed then; doubling outgrows a list that keeps growing.
+            capacity = max(2 * capacity, count.value + 16)
             continue
         if code != NVML_SUCCESS:
             raise NvmlError(code, nvml.message(code))
         raw, n = buffer.raw, min(count.value, capacity)
-        if stride is None:
-            tail = raw[24 * n:32 * n]
-            stride = 32 if tail.count(SENTINEL) != len(tail) else 24
+        if entry is None:
+            tail = raw[ctypes.sizeof(ProcessInfoV2) * n:widest * n]
+            entry = ProcessDetailV1 if tail.count(SENTINEL) != len(tail) else ProcessInfoV2
+        stride = ctypes.sizeof(entry)
         result = []
         for i in range(n):
-            pid, used = struct.unpack_from("=I4xQ", raw, i * stride)
-            result.append((pid, None if used == NOT_AVAILABLE else used))
+            info = entry.from_buffer_copy(raw, i * stride)
+            used = info.usedGpuMemory
+            result.append((info.pid, None if used == NOT_AVAILABLE else used))
         return result
     raise NvmlError(NVML_ERROR_INSUFFICIENT_SIZE, "process list kept growing")
+
+
+def device_processes(nvml, handle, kind):
+    """process_list() of a GPU. A MIG-enabled GPU answers the list of all its instances only
+    to a privileged caller (NO_PERMISSION otherwise, nvml.h); its MIG devices are then asked
+    one by one."""
+    try:
+        return process_list(nvml, handle, kind)
+    except NvmlError as e:
+        if e.code != NVML_ERROR_NO_PERMISSION or not mig_enabled(nvml, handle):
+            raise
+    count = ctypes.c_uint()
+    informative(nvml.call, "nvmlDeviceGetMaxMigDeviceCount", handle, ctypes.byref(count))
+    found = []
+    for index in range(count.value):
+        mig = ctypes.c_void_p()
+        try:
+            nvml.call("nvmlDeviceGetMigDeviceHandleByIndex", handle, ctypes.c_uint(index),
+                      ctypes.byref(mig))
+        except NvmlError as e:
+            if e.code == NVML_ERROR_NOT_FOUND:  # no MIG device at this index
+                continue
+            raise
+        found.extend(process_list(nvml, mig, kind) or [])
+    return found
+
+
+def mig_enabled(nvml, handle):
+    current, pending = ctypes.c_uint(), ctypes.c_uint()
+    return bool(informative(nvml.call, "nvmlDeviceGetMigMode", handle, ctypes.byref(current),
+                            ctypes.byref(pending))) and current.value == NVML_DEVICE_MIG_ENABLE
 
 
 def read_proc(pid, name, binary=False):
@@ -400,7 +458,7 @@ def gpu_processes(nvml, handle):
     found = {}
     order = []
     for kind in ("Compute", "Graphics"):
-        entries = optional(process_list, nvml, handle, kind) or []
+        entries = optional(device_processes, nvml, handle, kind) or []
         for pid, used in entries:
             if pid not in found:
                 order.append(pid)
@@ -564,10 +622,12 @@ def smi_reply(reply):
             notes.append("nvidia-smi: " + line.strip())  # e.g. a lost GPU's message
             continue
         gpu = empty_gpu(index)
+        total, free = smi_value(parts[4], int), smi_value(parts[6], int)
         gpu.update({
             "uuid": smi_value(parts[1]), "pci_bus_id": smi_value(parts[2]),
-            "name": smi_value(parts[3]), "mem_total_mb": smi_value(parts[4], int),
-            "mem_used_mb": smi_value(parts[5], int), "mem_free_mb": smi_value(parts[6], int),
+            "name": smi_value(parts[3]), "mem_total_mb": total, "mem_free_mb": free,
+            # Used is all that is not free, as with NVML (newer drivers leave reserved memory out).
+            "mem_used_mb": smi_value(parts[5], int) if None in (total, free) else max(0, total - free),
             "util_percent": smi_value(parts[7], int),
             "mem_util_percent": smi_value(parts[8], int),
             "temperature_c": smi_value(parts[9], int), "power_w": smi_value(parts[10], float),
@@ -1586,7 +1646,7 @@ def fresh_gpus(agent):
                 gpu["uuid"] = optional(agent.nvml.string, "nvmlDeviceGetUUID", handle)
                 memory(agent.nvml, handle, gpu)
                 for kind in ("Compute", "Graphics"):
-                    for pid, used in optional(process_list, agent.nvml, handle, kind) or []:
+                    for pid, used in optional(device_processes, agent.nvml, handle, kind) or []:
                         if all(p["pid"] != pid for p in gpu["processes"]):
                             gpu["processes"].append({"pid": pid, "mem_mb": None if used is None else used // MIB})
             except NvmlError as e:

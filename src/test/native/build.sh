@@ -5,6 +5,7 @@
 #   lib-ancient/libnvidia-ml.so.1  also no *RunningProcesses_v2 (16-byte v1 entries only)
 #   bin/nvidia-smi
 #   cuda/libcuda.so.1              the driver-API calls bench/gpu-check's allocating job makes
+#   layout/nvml-layout             prints the fake's struct layouts (NvmlLayoutTest)
 # Outputs newer than every source are left alone, so repeated builds cost nothing.
 set -euo pipefail
 out=${1:?usage: build.sh OUT_DIR}
@@ -23,7 +24,8 @@ up_to_date() {
 build_lib() {
     local dir=$out/$1
     shift
-    up_to_date "$dir/libnvidia-ml.so.1" "$src/fake_nvml.c" "$src/fake_state.h" "$0" && return 0
+    up_to_date "$dir/libnvidia-ml.so.1" "$src/fake_nvml.c" "$src/fake_state.h" "$src/fake_nvml_types.h" "$0" \
+        && return 0
     mkdir -p "$dir"
     "$cc" "${cflags[@]}" "$@" -shared -fPIC -fvisibility=hidden \
         -Wl,-soname,libnvidia-ml.so.1 -o "$dir/libnvidia-ml.so.1.tmp" "$src/fake_nvml.c"
@@ -45,12 +47,20 @@ build_cuda() {
     mv -f "$out/cuda/libcuda.so.1.tmp" "$out/cuda/libcuda.so.1"
 }
 
+build_layout() {
+    up_to_date "$out/layout/nvml-layout" "$src/nvml_layout.c" "$src/fake_nvml_types.h" "$0" && return 0
+    mkdir -p "$out/layout"
+    "$cc" "${cflags[@]}" -o "$out/layout/nvml-layout.tmp" "$src/nvml_layout.c"
+    mv -f "$out/layout/nvml-layout.tmp" "$out/layout/nvml-layout"
+}
+
 mkdir -p "$out"
 build_cuda &
 build_lib lib &
 build_lib lib-old -DFAKE_NO_MEMORY_V2 -DFAKE_NO_PROCESS_V3 &
 build_lib lib-ancient -DFAKE_NO_MEMORY_V2 -DFAKE_NO_PROCESS_V3 -DFAKE_NO_PROCESS_V2 &
 build_smi &
+build_layout &
 status=0
 for job in $(jobs -p); do wait "$job" || status=1; done
 exit $status

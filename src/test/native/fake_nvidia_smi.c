@@ -9,10 +9,11 @@
 static fake_state S;
 static int header = 1, units = 1;
 
-/* A metric with its unit; absent and unsupported values print as the real tool does. */
+/* A metric with its unit; absent and unsupported values print as the real tool does, and a
+ * failing call as the error's text in brackets ("[Insufficient Permissions]", "[Unknown Error]"). */
 static void put_metric(long long value, const char *unit, double scale, int decimals) {
     if (value == FAKE_UNSUPPORTED) { fputs("[Not Supported]", stdout); return; }
-    if (FAKE_IS_ERROR(value)) { fputs("[Unknown Error]", stdout); return; }
+    if (FAKE_IS_ERROR(value)) { printf("[%s]", fake_error_string(FAKE_ERROR_CODE(value))); return; }
     if (value < 0) { fputs("[N/A]", stdout); return; }
     printf("%.*f", decimals, (double)value / scale);
     if (units) printf(" %s", unit);

@@ -11,66 +11,24 @@
  *   -DFAKE_NO_MEMORY_V2   no nvmlDeviceGetMemoryInfo_v2
  *   -DFAKE_NO_PROCESS_V3  no nvmlDevice{Compute,Graphics}RunningProcesses_v3
  *   -DFAKE_NO_PROCESS_V2  no nvmlDevice{Compute,Graphics}RunningProcesses_v2
+ *
+ * The types and constants come from fake_nvml_types.h, written from nvml.h; the audit of the
+ * agent against the header is in docs/agent-protocol.md ("NVML audit against nvml.h").
  */
 #include "fake_state.h"
-
-typedef int nvmlReturn_t;
-typedef struct fake_device *nvmlDevice_t;
-
-enum {
-    NVML_SUCCESS = 0,
-    NVML_ERROR_UNINITIALIZED = 1,
-    NVML_ERROR_INVALID_ARGUMENT = 2,
-    NVML_ERROR_NOT_SUPPORTED = 3,
-    NVML_ERROR_NOT_FOUND = 6,
-    NVML_ERROR_INSUFFICIENT_SIZE = 7,
-    NVML_ERROR_DRIVER_NOT_LOADED = 9,
-    NVML_ERROR_GPU_IS_LOST = 15,
-    NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
-    NVML_ERROR_UNKNOWN = 999
-};
-
-typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
-typedef struct {
-    unsigned int version;
-    unsigned long long total, reserved, free, used;
-} nvmlMemory_v2_t;
-#define nvmlMemory_v2 ((unsigned int)(sizeof(nvmlMemory_v2_t) | (2 << 24)))
-typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
-typedef struct {
-    char busIdLegacy[16];
-    unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
-    char busId[32];
-} nvmlPciInfo_t;
-/* The process entries are written by hand at a chosen stride; the layouts are:
- *   v1 (16 bytes): unsigned int pid; unsigned long long usedGpuMemory;
- *   v2/v3 (24):    ... + unsigned int gpuInstanceId, computeInstanceId;
- *   R535 v3 (32):  ... + unsigned long long usedGpuCcProtectedMemory;  */
-typedef struct { unsigned int pid; unsigned long long usedGpuMemory; } nvmlProcessInfo_v1_t;
-typedef struct {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId, computeInstanceId;
-} nvmlProcessInfo_v2_t;
-typedef struct {
-    unsigned int pid;
-    unsigned long long usedGpuMemory;
-    unsigned int gpuInstanceId, computeInstanceId;
-    unsigned long long usedGpuCcProtectedMemory;
-} fake_process_info_cc_t;
-_Static_assert(sizeof(nvmlProcessInfo_v1_t) == 16, "v1 stride");
-_Static_assert(sizeof(nvmlProcessInfo_v2_t) == 24, "v2 stride");
-_Static_assert(sizeof(fake_process_info_cc_t) == 32, "R535 v3 stride");
-_Static_assert(sizeof(nvmlPciInfo_t) == 68, "pci info size");
+#include "fake_nvml_types.h"
 
 #define MIB 1048576ULL
-#define VALUE_NOT_AVAILABLE (~0ULL)
 #define EXPORT __attribute__((visibility("default")))
 
 static _Thread_local fake_state S;
 static int init_count;
-/* Handles are addresses in this array, so they stay valid across state reloads. */
+/* Handles are addresses in these arrays, so they stay valid across state reloads: a GPU's
+ * handle, and its MIG devices' handles (row: the GPU, column: the MIG device). */
 static char handles[FAKE_MAX_GPUS];
+static char mig_handles[FAKE_MAX_GPUS][FAKE_MAX_MIG];
+/* Compute-list calls so far per GPU, for proc_growth (the agent lists from one thread). */
+static int compute_calls[FAKE_MAX_GPUS];
 
 static nvmlReturn_t reload(void) {
     int rc = fake_load(&S);
@@ -80,14 +38,24 @@ static nvmlReturn_t reload(void) {
     return NVML_SUCCESS;
 }
 
-/* Every device query re-reads the state and fails with the GPU's scripted error. */
+/* The MIG device a handle names (0..FAKE_MAX_MIG-1), or -1 for a GPU's own handle. */
+static int mig_of(nvmlDevice_t device) {
+    long cell = (char *)device - &mig_handles[0][0];
+    return (cell >= 0 && cell < FAKE_MAX_GPUS * FAKE_MAX_MIG) ? (int)(cell % FAKE_MAX_MIG) : -1;
+}
+
+/* Every device query re-reads the state and fails with the GPU's scripted error. A MIG
+ * device's handle answers for its parent GPU (and for a MIG device that still exists). */
 static nvmlReturn_t gpu_of(nvmlDevice_t device, fake_gpu **out) {
-    long slot = (char *)device - handles;
+    int mig = mig_of(device);
+    long slot = mig >= 0 ? ((char *)device - &mig_handles[0][0]) / FAKE_MAX_MIG
+                         : (char *)device - handles;
     nvmlReturn_t rc;
     if (init_count == 0) return NVML_ERROR_UNINITIALIZED;
     if ((rc = reload()) != NVML_SUCCESS) return rc;
     if (device == NULL || slot < 0 || slot >= FAKE_MAX_GPUS) return NVML_ERROR_INVALID_ARGUMENT;
     if ((*out = fake_find_gpu(&S, (int)slot)) == NULL) return NVML_ERROR_GPU_IS_LOST;
+    if (mig >= (*out)->mig_devices) return NVML_ERROR_INVALID_ARGUMENT;  /* a destroyed MIG device */
     return (*out)->error ? (*out)->error : NVML_SUCCESS;
 }
 
@@ -123,23 +91,7 @@ EXPORT nvmlReturn_t nvmlShutdown(void) {
 }
 
 EXPORT const char *nvmlErrorString(nvmlReturn_t rc) {
-    switch (rc) {
-    case 0: return "Success";
-    case 1: return "Uninitialized";
-    case 2: return "Invalid Argument";
-    case 3: return "Not Supported";
-    case 4: return "Insufficient Permissions";
-    case 6: return "Not Found";
-    case 7: return "Insufficient Size";
-    case 9: return "Driver Not Loaded";
-    case 10: return "Timeout";
-    case 12: return "NVML Shared Library Not Found";
-    case 15: return "GPU is lost";
-    case 16: return "GPU requires restart";
-    case 18: return "RM has detected an NVML/RM version mismatch.";
-    case 25: return "Argument version mismatch";
-    default: return "Unknown Error";
-    }
+    return fake_error_string(rc);
 }
 
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length) {
@@ -245,7 +197,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v
     nvmlReturn_t rc = gpu_of(device, &g);
     if (rc) return rc;
     if (memory == NULL) return NVML_ERROR_INVALID_ARGUMENT;
-    if (memory->version != nvmlMemory_v2) return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    if (memory->version != nvmlMemory_v2 || S.memory_v2_mismatch)
+        return NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
     memory->total = g->total_mib * MIB;
     memory->reserved = g->reserved_mib * MIB;
     memory->used = g->used_mib * MIB;
@@ -318,40 +271,58 @@ EXPORT nvmlReturn_t nvmlDeviceGetPcieThroughput(nvmlDevice_t device, int counter
     return metric(kbs, value);
 }
 
+/* Writes one process entry of the given stride: v1 (16), v2 (24) or the R535 32-byte entry. */
+static char *put_process(char *entry, size_t stride, unsigned int pid, long long mib, int mig) {
+    nvmlProcessDetail_v1_t full;
+    memset(&full, 0, sizeof full);
+    full.pid = pid;
+    full.usedGpuMemory = mib < 0 ? NVML_VALUE_NOT_AVAILABLE_ULL : (unsigned long long)mib * MIB;
+    /* Outside MIG both instance ids are 0xFFFFFFFF; a MIG device's GPU instance is its index here. */
+    full.gpuInstanceId = mig < 0 ? 0xFFFFFFFFu : (unsigned int)mig;
+    full.computeInstanceId = mig < 0 ? 0xFFFFFFFFu : 0;
+    if (stride == sizeof(nvmlProcessInfo_v1_t)) {
+        nvmlProcessInfo_v1_t v1 = { full.pid, full.usedGpuMemory };
+        memcpy(entry, &v1, stride);
+    } else {
+        memcpy(entry, &full, stride);  /* v2 prefix (24) or the whole 32-byte entry */
+    }
+    return entry + stride;
+}
+
 /*
- * NVML list semantics: when *count is smaller than the list, set *count to the needed
- * size and return INSUFFICIENT_SIZE; otherwise write the entries and set *count.
+ * NVML list semantics (nvml.h, nvmlDeviceGetComputeRunningProcesses_v3): when *count is
+ * smaller than the list, set *count to the needed size and return INSUFFICIENT_SIZE (so a
+ * call with *count 0 and no buffer answers SUCCESS only when nothing runs); otherwise write
+ * the entries and set *count. A MIG-enabled GPU's own handle refuses the aggregate list with
+ * NO_PERMISSION, as it does to an unprivileged caller; its MIG devices' handles list their own
+ * processes. With proc_growth, each compute-list call on a GPU sees that many more processes
+ * than the one before (pids from 7000000, 1 MiB each): processes start between the calls.
  */
 static nvmlReturn_t processes(nvmlDevice_t device, int graphics, size_t stride,
                               unsigned int *count, void *infos) {
     fake_gpu *g;
-    unsigned int n = 0, i;
+    unsigned int n = 0, extra = 0, i;
+    int mig = mig_of(device);
     char *entry = infos;
     nvmlReturn_t rc = gpu_of(device, &g);
     if (rc) return rc;
     if (count == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    if (mig < 0 && g->mig_devices > 0) return NVML_ERROR_NO_PERMISSION;
     if (stride == 0) stride = (size_t)S.v3_stride;  /* _v3: 24, or 32 on some R535 drivers */
+    if (!graphics && mig < 0 && S.proc_growth > 0)
+        extra = (unsigned int)(S.proc_growth * compute_calls[g->index]++);
     for (i = 0; i < (unsigned int)S.nprocs; i++)
-        if (S.procs[i].gpu == g->index && S.procs[i].graphics == graphics) n++;
+        if (S.procs[i].gpu == g->index && S.procs[i].graphics == graphics && S.procs[i].mig == mig) n++;
+    n += extra;
     if (*count < n) { *count = n; return NVML_ERROR_INSUFFICIENT_SIZE; }
     if (n > 0 && infos == NULL) return NVML_ERROR_INVALID_ARGUMENT;
     *count = n;
     for (i = 0; i < (unsigned int)S.nprocs; i++) {
         const fake_proc *p = &S.procs[i];
-        fake_process_info_cc_t full;
-        if (p->gpu != g->index || p->graphics != graphics) continue;
-        memset(&full, 0, sizeof full);
-        full.pid = p->pid;
-        full.usedGpuMemory = p->mib < 0 ? VALUE_NOT_AVAILABLE : (unsigned long long)p->mib * MIB;
-        full.gpuInstanceId = full.computeInstanceId = 0xFFFFFFFFu;  /* not a MIG instance */
-        if (stride == sizeof(nvmlProcessInfo_v1_t)) {
-            nvmlProcessInfo_v1_t v1 = { full.pid, full.usedGpuMemory };
-            memcpy(entry, &v1, stride);
-        } else {
-            memcpy(entry, &full, stride);  /* v2 prefix (24) or the R535 32-byte entry */
-        }
-        entry += stride;
+        if (p->gpu == g->index && p->graphics == graphics && p->mig == mig)
+            entry = put_process(entry, stride, p->pid, p->mib, mig);
     }
+    for (i = 0; i < extra; i++) entry = put_process(entry, stride, 7000000u + i, 1, mig);
     return NVML_SUCCESS;
 }
 
@@ -385,3 +356,37 @@ static nvmlReturn_t processes(nvmlDevice_t device, int graphics, size_t stride,
 
 PROCESS_CALLS(Compute, 0)
 PROCESS_CALLS(Graphics, 1)
+
+/* MIG: a GPU with mig_devices has MIG mode enabled (current and pending) and that many MIG
+ * devices at indices 0..n-1 of the FAKE_MAX_MIG (7) it could hold; other GPUs have it disabled. */
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *current, unsigned int *pending) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (current == NULL || pending == NULL || mig_of(device) >= 0) return NVML_ERROR_INVALID_ARGUMENT;
+    *current = *pending = g->mig_devices > 0 ? NVML_DEVICE_MIG_ENABLE : NVML_DEVICE_MIG_DISABLE;
+    return NVML_SUCCESS;
+}
+
+/* Zero when MIG is disabled, as nvml.h says. */
+EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (count == NULL) return NVML_ERROR_INVALID_ARGUMENT;
+    *count = g->mig_devices > 0 ? FAKE_MAX_MIG : 0;
+    return NVML_SUCCESS;
+}
+
+/* NOT_FOUND for an index where no MIG device exists. */
+EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index,
+                                                        nvmlDevice_t *mig) {
+    fake_gpu *g;
+    nvmlReturn_t rc = gpu_of(device, &g);
+    if (rc) return rc;
+    if (mig == NULL || mig_of(device) >= 0 || index >= FAKE_MAX_MIG) return NVML_ERROR_INVALID_ARGUMENT;
+    if (g->mig_devices == 0) return NVML_ERROR_NOT_SUPPORTED;
+    if (index >= (unsigned int)g->mig_devices) return NVML_ERROR_NOT_FOUND;
+    *mig = (nvmlDevice_t)&mig_handles[g->index][index];
+    return NVML_SUCCESS;
+}

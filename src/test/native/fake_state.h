@@ -16,6 +16,7 @@
 #define FAKE_STATE_ENV "NVIDB_FAKE_NVML_STATE"
 #define FAKE_MAX_GPUS 16
 #define FAKE_MAX_PROCS 4096
+#define FAKE_MAX_MIG 7           /* MIG devices under one GPU (nvmlDeviceGetMaxMigDeviceCount) */
 #define FAKE_ABSENT (-1LL)       /* metric not in the state: NOT_SUPPORTED, smi prints [N/A] */
 #define FAKE_UNSUPPORTED (-2LL)  /* metric "unsupported": NOT_SUPPORTED, smi prints [Not Supported] */
 #define FAKE_MEM_NA (-1LL)       /* process memory "n/a": NVML_VALUE_NOT_AVAILABLE */
@@ -29,6 +30,7 @@ typedef struct {
     int graphics;         /* 0 = compute list, 1 = graphics list */
     unsigned int pid;
     long long mib;        /* FAKE_MEM_NA for a blind process */
+    int mig;              /* the MIG device it runs on, -1 outside MIG */
     char name[128];       /* "" = unknown to the driver */
 } fake_proc;
 
@@ -42,6 +44,7 @@ typedef struct {
     long long pcie_gen, pcie_width, pcie_max_gen, pcie_max_width;  /* link: current, widest */
     long long pcie_rx_kbs, pcie_tx_kbs;                             /* throughput, KB/s */
     int error;            /* NVML error code returned by every query on this GPU, 0 = healthy */
+    int mig_devices;      /* MIG devices 0..n-1; 0 = MIG mode disabled */
 } fake_gpu;
 
 typedef struct {
@@ -50,6 +53,8 @@ typedef struct {
     char nvml[80];
     int cuda;
     int v3_stride;
+    int memory_v2_mismatch;  /* nvmlDeviceGetMemoryInfo_v2 refuses every version word */
+    int proc_growth;         /* each compute-list call on a GPU sees this many more processes */
     long hang_ms;
     long pcie_sample_ms;  /* each PCIe throughput call blocks this long (the driver samples 20 ms) */
     int smi_fail;
@@ -86,6 +91,10 @@ static int fake_gpu_key(fake_gpu *g, const char *key, const char *value) {
     if (strcmp(key, "name") == 0) { fake_copy(g->name, sizeof g->name, value); return 0; }
     if (strcmp(key, "pci") == 0) { fake_copy(g->pci, sizeof g->pci, value); return 0; }
     if (strcmp(key, "error") == 0) { g->error = atoi(value); return 0; }
+    if (strcmp(key, "mig_devices") == 0) {
+        g->mig_devices = atoi(value);
+        return (g->mig_devices >= 1 && g->mig_devices <= FAKE_MAX_MIG) ? 0 : -1;
+    }
     if (strcmp(key, "mem_total_mib") == 0) metric = &g->total_mib;
     else if (strcmp(key, "mem_used_mib") == 0) metric = &g->used_mib;
     else if (strcmp(key, "mem_reserved_mib") == 0) metric = &g->reserved_mib;
@@ -104,8 +113,8 @@ static int fake_gpu_key(fake_gpu *g, const char *key, const char *value) {
     return fake_metric(value, metric);
 }
 
-/* "proc compute|graphics PID MIB|n/a [NAME...]" */
-static int fake_proc_line(fake_state *s, int gpu, const char *value) {
+/* "proc compute|graphics PID MIB|n/a [NAME...]", on MIG device mig (-1: none) */
+static int fake_proc_line(fake_state *s, int gpu, int mig, const char *value) {
     char kind[16], mem[32];
     int used = 0;
     fake_proc *p;
@@ -120,6 +129,7 @@ static int fake_proc_line(fake_state *s, int gpu, const char *value) {
     else if (fake_metric(mem, &p->mib) != 0 || p->mib < 0) return -1;
     if (used > 0) fake_copy(p->name, sizeof p->name, value + used);
     p->gpu = gpu;
+    p->mig = mig;
     s->nprocs++;
     return 0;
 }
@@ -133,6 +143,14 @@ static int fake_line(fake_state *s, char *key, const char *value) {
     if (strcmp(key, "v3_stride") == 0) {
         s->v3_stride = atoi(value);
         return (s->v3_stride == 24 || s->v3_stride == 32) ? 0 : -1;
+    }
+    if (strcmp(key, "memory_v2_mismatch") == 0) {
+        s->memory_v2_mismatch = strcmp(value, "yes") == 0;
+        return s->memory_v2_mismatch ? 0 : -1;
+    }
+    if (strcmp(key, "proc_growth") == 0) {
+        s->proc_growth = atoi(value);
+        return (s->proc_growth >= 1 && s->proc_growth <= 1000) ? 0 : -1;
     }
     if (strcmp(key, "hang_ms") == 0) { s->hang_ms = atol(value); return 0; }
     if (strcmp(key, "pcie_sample_ms") == 0) { s->pcie_sample_ms = atol(value); return 0; }
@@ -159,7 +177,13 @@ static int fake_line(fake_state *s, char *key, const char *value) {
         return 0;
     }
     if (g == NULL) return -1;  /* GPU keys before the first "gpu" line */
-    if (strcmp(key, "proc") == 0) return fake_proc_line(s, g->index, value);
+    if (strcmp(key, "proc") == 0) return fake_proc_line(s, g->index, -1, value);
+    if (strcmp(key, "migproc") == 0) {  /* "migproc DEVICE KIND PID MEM [NAME]" */
+        int mig = atoi(value);
+        size_t gap = strcspn(value, " ");
+        if (mig < 0 || mig >= g->mig_devices || value[gap] != ' ') return -1;  /* mig_devices first */
+        return fake_proc_line(s, g->index, mig, value + gap + 1);
+    }
     return fake_gpu_key(g, key, value);
 }
 
@@ -208,6 +232,27 @@ static void fake_sleep_ms(long ms) {
     t.tv_sec = ms / 1000;
     t.tv_nsec = (ms % 1000) * 1000000L;
     while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+    }
+}
+
+/* nvmlErrorString's text for the codes the fakes answer; nvidia-smi prints it in brackets. */
+static const char *fake_error_string(int rc) {
+    switch (rc) {
+    case 0: return "Success";
+    case 1: return "Uninitialized";
+    case 2: return "Invalid Argument";
+    case 3: return "Not Supported";
+    case 4: return "Insufficient Permissions";
+    case 6: return "Not Found";
+    case 7: return "Insufficient Size";
+    case 9: return "Driver Not Loaded";
+    case 10: return "Timeout";
+    case 12: return "NVML Shared Library Not Found";
+    case 15: return "GPU is lost";
+    case 16: return "GPU requires restart";
+    case 18: return "RM has detected an NVML/RM version mismatch.";
+    case 25: return "Argument version mismatch";
+    default: return "Unknown Error";
     }
 }
 

@@ -74,8 +74,13 @@ final class SmiCsvParser {
     }
 
     private static GpuSnapshot gpu(String[] row, List<GpuProcess> processes) {
+        Long total = whole(row[4]);
+        Long free = whole(row[6]);
+        // Used is all that is not free, as the agent reports it: newer drivers leave the memory
+        // they reserve out of memory.used, and no job can allocate it.
+        Long used = total == null || free == null ? whole(row[5]) : Long.valueOf(Math.max(0, total - free));
         return new GpuSnapshot(Integer.parseInt(row[0]), value(row[1]), value(row[2]), value(row[3]),
-                whole(row[4]), whole(row[5]), whole(row[6]), integer(row[7]), integer(row[8]), integer(row[9]),
+                total, used, free, integer(row[7]), integer(row[8]), integer(row[9]),
                 decimal(row[10]), decimal(row[11]), null, processes);
     }
 

@@ -46,8 +46,8 @@ class AgentTelemetryTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        state = dir.resolve("gpus.state");
-        agent = new LocalAgent(Files.createDirectories(dir.resolve("home")), state, dir);
+        agent = LocalAgent.in(dir);
+        state = agent.state();
     }
 
     @AfterEach

@@ -43,8 +43,18 @@ final class LocalAgent {
                 Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py"))));
     }
 
+    /** An agent whose node home is {@code dir/home} and whose fake GPUs are scripted in {@code dir/gpus.state}. */
+    static LocalAgent in(Path dir) throws IOException {
+        return new LocalAgent(Files.createDirectories(dir.resolve("home")), dir.resolve("gpus.state"), dir);
+    }
+
     Path home() {
         return home;
+    }
+
+    /** The fake GPU state file this agent's NVML reads. */
+    Path state() {
+        return state;
     }
 
     /** The node's default claims directory (NVIDB_CLAIMS_DIR): beside its home. */

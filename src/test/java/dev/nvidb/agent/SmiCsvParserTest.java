@@ -1,6 +1,7 @@
 package dev.nvidb.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,43 @@ class SmiCsvParserTest {
         assertNull(second.utilPercent());
         assertEquals(38, second.temperatureC());
         assertTrue(second.processes().isEmpty());
+    }
+
+    @Test
+    void usedMemoryIsAllThatIsNotFreeAndErrorTextsAreNull() {
+        // A driver may leave the memory it reserves (585 MiB here) out of memory.used.
+        NodeSnapshot snapshot = parse("""
+                #nvidb-smi-fallback
+                #hostname gpu-d
+                0, GPU-ccc, 00000000:01:00.0, NVIDIA H100 80GB HBM3, 81559, 4, 80970, 0, 0, 33, [Insufficient Permissions], [Unknown Error], 550.54.14
+                #status 0
+                #processes
+                #end
+                """);
+        GpuSnapshot gpu = snapshot.gpus().get(0);
+        assertEquals(589L, gpu.memUsedMb());
+        assertEquals(80970L, gpu.memFreeMb());
+        assertNull(gpu.powerW());
+        assertNull(gpu.powerLimitW());
+        assertTrue(gpu.healthy());
+    }
+
+    @Test
+    void valuesWithUnitsAreNullSoTheGpuIsNoTarget() {
+        // The probe always asks for nounits; a value with its unit is not a number nvidb guesses at.
+        NodeSnapshot snapshot = parse("""
+                #nvidb-smi-fallback
+                #hostname gpu-e
+                0, GPU-eee, 00000000:01:00.0, NVIDIA H100 80GB HBM3, 81559 MiB, 4 MiB, 80970 MiB, 0 %, 0 %, 33, 70.10 W, 700.00 W, 550.54.14
+                #status 0
+                #processes
+                #end
+                """);
+        GpuSnapshot gpu = snapshot.gpus().get(0);
+        assertNull(gpu.memTotalMb());
+        assertNull(gpu.memUsedMb());
+        assertNull(gpu.powerW());
+        assertFalse(gpu.healthy());
     }
 
     @Test

@@ -37,6 +37,7 @@ public final class FakeGpuState {
     public static final int NVML_ERROR_DRIVER_NOT_LOADED = 9;
     public static final int NVML_ERROR_GPU_IS_LOST = 15;
     public static final int NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18;
+    public static final int NVML_ERROR_DEPRECATED = 26;
     public static final int NVML_ERROR_UNKNOWN = 999;
 
     /** Which NVML process list a process appears in. */
@@ -173,12 +174,12 @@ public final class FakeGpuState {
     }
 
     public FakeGpuState process(int gpu, ProcessKind kind, long pid, long mib) {
-        return processLine(gpu, kind, pid, Long.toString(mib), null);
+        return processLine(gpu, "proc ", kind, pid, Long.toString(mib), null);
     }
 
     /** A process with the name NVML reports for it (used when /proc has none). */
     public FakeGpuState process(int gpu, ProcessKind kind, long pid, long mib, String name) {
-        return processLine(gpu, kind, pid, Long.toString(mib), name);
+        return processLine(gpu, "proc ", kind, pid, Long.toString(mib), name);
     }
 
     /** A compute process whose memory the driver cannot see (NVML_VALUE_NOT_AVAILABLE). */
@@ -187,7 +188,41 @@ public final class FakeGpuState {
     }
 
     public FakeGpuState blindProcess(int gpu, ProcessKind kind, long pid) {
-        return processLine(gpu, kind, pid, "n/a", null);
+        return processLine(gpu, "proc ", kind, pid, "n/a", null);
+    }
+
+    /**
+     * Enables MIG mode on the GPU with {@code count} MIG devices (indices 0…count-1). As for an
+     * unprivileged caller, the GPU's own process lists then answer NO_PERMISSION; each MIG
+     * device lists its own processes ({@link #migProcess}).
+     */
+    public FakeGpuState migDevices(int gpu, int count) {
+        if (count < 1 || count > 7) {
+            throw new IllegalArgumentException("a GPU holds 1 to 7 MIG devices, not " + count);
+        }
+        return gpuKey(gpu, "mig_devices", Integer.toString(count));
+    }
+
+    /** A process on MIG device {@code device} of a GPU with {@link #migDevices}. */
+    public FakeGpuState migProcess(int gpu, int device, ProcessKind kind, long pid, long mib) {
+        String count = gpus.containsKey(gpu) ? gpus.get(gpu).get("mig_devices") : null;
+        if (count == null || device < 0 || device >= Integer.parseInt(count)) {
+            throw new IllegalArgumentException("declare migDevices(" + gpu + ", …) covering device " + device);
+        }
+        return processLine(gpu, "migproc " + device + " ", kind, pid, Long.toString(mib), null);
+    }
+
+    /**
+     * Processes start between the agent's calls: each compute-list call on a GPU sees
+     * {@code perCall} more processes than the call before (pids from 7000000, 1 MiB each).
+     */
+    public FakeGpuState processGrowth(int perCall) {
+        return set("proc_growth", Integer.toString(perCall));
+    }
+
+    /** {@code nvmlDeviceGetMemoryInfo_v2} answers ARGUMENT_VERSION_MISMATCH to every version word. */
+    public FakeGpuState memoryV2Mismatch() {
+        return set("memory_v2_mismatch", "yes");
     }
 
     /** nvmlInit fails with this NVML error code (the devices stay scripted for nvidia-smi). */
@@ -306,11 +341,11 @@ public final class FakeGpuState {
         return this;
     }
 
-    private FakeGpuState processLine(int gpu, ProcessKind kind, long pid, String mem, String name) {
+    private FakeGpuState processLine(int gpu, String key, ProcessKind kind, long pid, String mem, String name) {
         if (!gpus.containsKey(gpu)) {
             throw new IllegalArgumentException("declare gpu(" + gpu + ", …) first");
         }
-        String line = "proc " + kind.name().toLowerCase(Locale.ROOT) + " " + pid + " " + mem;
+        String line = key + kind.name().toLowerCase(Locale.ROOT) + " " + pid + " " + mem;
         processes.get(gpu).add(name == null ? line : line + " " + text(name));
         return this;
     }
