@@ -124,10 +124,11 @@ class OldPythonNodesIT {
             JsonNode up = nodes.get(node(minor).name());
             assertEquals("up", up.get("status").asText(), up.toString());
         }
+        String tooOld = ".*python3 on the node is " + OldPythons.TOO_OLD.replace(".", "\\.")
+                + "\\.\\d+, and the nvidb agent needs 3\\.6 or newer.*";
         JsonNode down = nodes.get(node(OldPythons.TOO_OLD).name());
         assertEquals("down", down.get("status").asText(), down.toString());
-        assertTrue(down.get("last_error").asText().matches(".*python3 on the node is " + OldPythons.TOO_OLD
-                + "\\.\\d+, and the nvidb agent needs 3\\.6 or newer.*"), down.toString());
+        assertTrue(down.get("last_error").asText().matches(tooOld), down.toString());
 
         // The doctor names the python each agent ran on, and that it read the GPUs through NVML.
         Map<String, JsonNode> doctor = byNode(Launcher.run(env(), "doctor", "--json"));
@@ -137,6 +138,10 @@ class OldPythonNodesIT {
             assertEquals("nvml", checked.get("gpu_source").asText(), checked.toString());
             assertEquals(1, checked.get("gpus").asInt(), checked.toString());
         }
+        JsonNode refused = doctor.get(node(OldPythons.TOO_OLD).name());
+        assertTrue(StreamSupport.stream(refused.get("checks").spliterator(), false).anyMatch(check ->
+                check.get("check").asText().equals("agent") && check.get("status").asText().equals("problem")
+                        && check.get("detail").asText().matches(tooOld)), refused.toString());
     }
 
     @ParameterizedTest
