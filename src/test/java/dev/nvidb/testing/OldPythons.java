@@ -8,13 +8,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The pythons a lab's node may have as {@code python3}, from the pyenv builds of the development
  * and CI image ({@code $PYENV_ROOT/versions}, else {@code /root/.pyenv/versions}): the oldest the
- * agent supports and one it refuses. Outside CI a missing build skips the test with the reason;
- * in CI ({@code CI=true}) it fails, as the integration suite's prerequisites do.
+ * agent supports and one it refuses. A missing build is a {@link Prerequisite}: it skips the
+ * test outside CI and fails it in CI.
  */
 public final class OldPythons {
 
@@ -39,7 +38,7 @@ public final class OldPythons {
                 throw new UncheckedIOException(e);
             }
         }
-        require(found.isPresent(), "no pyenv build of python " + minor + " in " + versions
+        Prerequisite.require(found.isPresent(), "no pyenv build of python " + minor + " in " + versions
                 + " (the development and CI image has one: pyenv install " + minor + ")");
         return found.orElseThrow();
     }
@@ -52,15 +51,5 @@ public final class OldPythons {
     private static int micro(Path build) {
         String name = build.getFileName().toString();
         return Integer.parseInt(name.substring(name.lastIndexOf('.') + 1));
-    }
-
-    private static void require(boolean present, String why) {
-        if (present) {
-            return;
-        }
-        if ("true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("CI prerequisite missing: " + why);
-        }
-        Assumptions.abort(why);
     }
 }
