@@ -675,8 +675,8 @@ def proc_visibility():
     processes from this user (root, and members of the gid= group, see them all); (None, None)
     when /proc/mounts cannot be read."""
     try:
-        with open("/proc/mounts") as f:
-            lines = f.read().splitlines()
+        with open("/proc/mounts", "rb") as f:  # mount points need not be ASCII (Python 3.6's C locale)
+            lines = f.read().decode("utf-8", "replace").splitlines()
     except (IOError, OSError):
         return None, None
     options = None
@@ -819,9 +819,9 @@ def write_atomic(path, text, mode=0o600):
         if e.errno != errno.ENOENT:
             raise
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
-    with os.fdopen(fd, "w") as f:
+    with os.fdopen(fd, "wb") as f:  # UTF-8 whatever the locale: Python 3.6 in the C locale writes ASCII only
         os.fchmod(f.fileno(), mode)
-        f.write(text)
+        f.write(text.encode("utf-8"))
     os.rename(temporary, path)
 
 

@@ -30,10 +30,17 @@ public final class AgentScript {
      * agent's start). Only a file of the node's user that no one else may write is used; any
      * trouble reading or writing it means compiling, as without it. A third word on the count's
      * line ({@link #withoutKeeping}) uses kept code but writes none until a request asks it to
-     * ({@code "keep_code": true}, see docs/agent-protocol.md).
+     * ({@code "keep_code": true}, see docs/agent-protocol.md). An older python3 (3.5, or a 2.7
+     * behind that name) only says on stderr that 3.6 is needed, after draining a one-shot
+     * probe's input as the no-python3 branch does; the parser shows that line as the node's error.
      */
     private static final String BOOTSTRAP = """
             import sys,os,marshal
+            if sys.version_info<(3,6):
+             sys.stderr.write("python3 on the node is %d.%d.%d, and the nvidb agent needs 3.6 or newer\\n"%sys.version_info[:3])
+             if "--once" in sys.argv:
+              getattr(sys.stdin,"buffer",sys.stdin).read()
+             sys.exit(3)
             def _nvidb_keep(c,d,p,v):
              try:
               os.makedirs(d,0o700,exist_ok=True)

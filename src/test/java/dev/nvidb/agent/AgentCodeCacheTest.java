@@ -126,12 +126,17 @@ class AgentCodeCacheTest {
 
     /** Writes, with python3's marshal, code that prints {@code line} over {@code file}. */
     private static void replaceWithCodePrinting(Path file, String line) throws Exception {
-        Process python = new ProcessBuilder(python(), "-S", "-c",
+        replaceWithCodePrinting(python(), file, line);
+    }
+
+    /** Writes, with {@code python}'s marshal (each version has its own format), code that prints {@code line}. */
+    static void replaceWithCodePrinting(String python, Path file, String line) throws Exception {
+        Process process = new ProcessBuilder(python, "-S", "-c",
                 "import marshal,sys;marshal.dump(compile('print(' + repr(sys.argv[2]) + ')','x','exec'),"
                         + "open(sys.argv[1],'wb'))", file.toString(), line)
                 .redirectErrorStream(true).start();
-        String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, python.waitFor(), out);
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), out);
     }
 
     private static String python() {

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the node agent on this machine exactly as a probe runs it over SSH: {@code sh -c}
  * with {@link AgentScript#onceCommand()}, the script and one request line on stdin, with a
- * node home of its own, python3 from {@code /usr/bin} (or {@code -Dnvidb.python}) and the
- * fake NVML of {@code state}.
+ * node home of its own, python3 from {@code /usr/bin} (or {@code -Dnvidb.python}, or the one
+ * given) and the fake NVML of {@code state}.
  */
 final class LocalAgent {
 
@@ -30,15 +30,26 @@ final class LocalAgent {
     private final Path state;
     private final Path bin;
     private final AgentScript script;
+    /** The node's LANG, or null for none (the C locale, as a plain SSH exec often has). */
+    private final String lang;
+
+    /** What one agent exec returned, unchecked. */
+    record Exit(int code, byte[] stdout, byte[] stderr) {
+    }
 
     LocalAgent(Path home, Path state, Path work) throws IOException {
+        this(home, state, work, Path.of(System.getProperty("nvidb.python", "/usr/bin/python3")), "C.UTF-8");
+    }
+
+    /** A node whose python3 is {@code python}, with {@code lang} as its LANG (null: none). */
+    LocalAgent(Path home, Path state, Path work, Path python, String lang) throws IOException {
         this.home = home;
         this.state = state;
+        this.lang = lang;
         this.bin = Files.createDirectories(work.resolve("python-bin"));
-        Path python = bin.resolve("python3");  // a script, not a link: @TempDir warns about links
-        Files.writeString(python, "#!/bin/sh\nexec '" + System.getProperty("nvidb.python", "/usr/bin/python3")
-                + "' \"$@\"\n");
-        python.toFile().setExecutable(true);
+        Path link = bin.resolve("python3");  // a script, not a link: @TempDir warns about links
+        Files.writeString(link, "#!/bin/sh\nexec '" + python + "' \"$@\"\n");
+        link.toFile().setExecutable(true);
         this.script = AgentScript.of(Files.readAllBytes(
                 Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py"))));
     }
@@ -85,6 +96,14 @@ final class LocalAgent {
 
     /** Stdout and stderr of the agent for one request line. */
     private byte[][] exchange(String requestJson) {
+        Exit exit = run(requestJson);
+        assertEquals(0, exit.code(), new String(exit.stderr(), StandardCharsets.UTF_8));
+        assertEquals(1, new String(exit.stdout(), StandardCharsets.UTF_8).lines().count(), "one reply line only");
+        return new byte[][] {exit.stdout(), exit.stderr()};
+    }
+
+    /** One {@code --once} exec with one request line, whatever it returns. */
+    Exit run(String requestJson) {
         try {
             Process agent = start();
             try (OutputStream in = agent.getOutputStream()) {
@@ -95,10 +114,7 @@ final class LocalAgent {
                 agent.destroyForcibly();
                 fail("the agent did not exit");
             }
-            byte[] stderr = agent.getErrorStream().readAllBytes();
-            assertEquals(0, agent.exitValue(), new String(stderr, StandardCharsets.UTF_8));
-            assertEquals(1, new String(stdout, StandardCharsets.UTF_8).lines().count(), "one reply line only");
-            return new byte[][] {stdout, stderr};
+            return new Exit(agent.exitValue(), stdout, agent.getErrorStream().readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -170,7 +186,9 @@ final class LocalAgent {
         env.putAll(FakeGpuState.environment(state));
         env.put("PATH", bin + ":" + FakeGpuState.binDir() + ":/usr/bin:/bin");
         env.put("HOME", home.toString());
-        env.put("LANG", "C.UTF-8");
+        if (lang != null) {
+            env.put("LANG", lang);
+        }
         env.put("NVIDB_CLAIMS_DIR", claimsDir().toString());
         return builder.start();
     }

@@ -57,7 +57,18 @@ final class OpenSshHost implements AutoCloseable {
                              Path fakeNvmlDir, boolean withPython, java.util.Map<String, String> environment)
             throws IOException, InterruptedException {
         return start(name, address, java.util.Map.of(user, clientPublicKey), workDir, fakeNvmlDir, withPython,
-                environment, SHARED.resolve("state-" + user));
+                environment, SHARED.resolve("state-" + user), null);
+    }
+
+    /**
+     * Starts a host whose sessions' {@code python3} is the one installed in {@code python} (a
+     * folder the login user can read, with {@code bin/python3} and, for a shared build, its
+     * {@code lib/libpython}): its bin first on PATH, its lib first on LD_LIBRARY_PATH.
+     */
+    static OpenSshHost startWithPython(String name, String address, String user, Path workDir, Path clientPublicKey,
+                                       Path fakeNvmlDir, Path python) throws IOException, InterruptedException {
+        return start(name, address, java.util.Map.of(user, clientPublicKey), workDir, fakeNvmlDir, true,
+                java.util.Map.of(), SHARED.resolve("state-" + user), python);
     }
 
     /**
@@ -67,12 +78,12 @@ final class OpenSshHost implements AutoCloseable {
     static OpenSshHost startShared(String name, String address, java.util.LinkedHashMap<String, Path> userKeys,
                                    Path workDir, Path fakeNvmlDir) throws IOException, InterruptedException {
         return start(name, address, userKeys, workDir, fakeNvmlDir, true, java.util.Map.of(),
-                SHARED.resolve("state-shared-" + name));
+                SHARED.resolve("state-shared-" + name), null);
     }
 
     private static OpenSshHost start(String name, String address, java.util.Map<String, Path> userKeys, Path workDir,
                                      Path fakeNvmlDir, boolean withPython, java.util.Map<String, String> environment,
-                                     Path state) throws IOException, InterruptedException {
+                                     Path state, Path python) throws IOException, InterruptedException {
         Prerequisites.requireOpenSsh();
         Path dir = Files.createDirectories(workDir.resolve("sshd-" + name));
         Path fake = shareFakeNvml(fakeNvmlDir);
@@ -88,7 +99,9 @@ final class OpenSshHost implements AutoCloseable {
         }
         world(state);
         run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", dir.resolve("host_key").toString());
-        String path = withPython ? fake.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin" : noPythonPath(fake);
+        String first = python == null ? "" : python.resolve("bin") + ":";
+        String path = withPython ? first + fake.resolve("bin") + ":/usr/local/bin:/usr/bin:/bin" : noPythonPath(fake);
+        String libraries = (python == null ? "" : python.resolve("lib") + ":") + fake.resolve("lib");
         int port = freePort(address);
         Path config = dir.resolve("sshd_config");
         Files.writeString(config, String.join("\n",
@@ -105,7 +118,7 @@ final class OpenSshHost implements AutoCloseable {
                 "MaxStartups 200",
                 "MaxSessions 100",
                 "LogLevel ERROR",
-                "SetEnv LD_LIBRARY_PATH=" + fake.resolve("lib") + " NVIDB_FAKE_NVML_STATE=" + state + " PATH=" + path
+                "SetEnv LD_LIBRARY_PATH=" + libraries + " NVIDB_FAKE_NVML_STATE=" + state + " PATH=" + path
                         + " NVIDB_CLAIMS_DIR=/tmp/nvidb-it-claims-" + name + "-" + port  // each host a machine of its own
                         + environment.entrySet().stream().map(entry -> " " + entry.getKey() + "=" + entry.getValue())
                                 .collect(java.util.stream.Collectors.joining()),

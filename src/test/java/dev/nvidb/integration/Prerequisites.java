@@ -1,13 +1,13 @@
 package dev.nvidb.integration;
 
+import dev.nvidb.testing.Prerequisite;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * What the integration suite needs from the machine: root, Debian's sshd, ssh-keygen, tmux, Chromium.
  * Outside CI a missing piece skips the suite with the reason; in CI ({@code CI=true}) it
- * fails, because .ci/run installs everything and a skip there would hide a missing feature.
+ * fails ({@link Prerequisite}).
  */
 final class Prerequisites {
 
@@ -34,12 +34,6 @@ final class Prerequisites {
     }
 
     private static void require(boolean present, String why) {
-        if (present) {
-            return;
-        }
-        if ("true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException("CI prerequisite missing: " + why);
-        }
-        Assumptions.abort(why);
+        Prerequisite.require(present, why);
     }
 }
