@@ -108,6 +108,8 @@ class SshGConformanceTest {
                     mismatches.add(mismatch(config, alias, expected, servers.get(i)));
                 } else if (expected.error() != null) {
                     refusedByBoth++;
+                    System.out.println("SshGConformanceTest: case " + config.index() + ", " + alias + " refused by ssh ("
+                            + expected.error().lines().findFirst().orElse("") + ") and nvidb (" + actual.error() + ")");
                 } else {
                     jumped += expected.jumps().isEmpty() ? 0 : 1;
                     certified += expected.certificateFiles().isEmpty() ? 0 : 1;
