@@ -6,9 +6,11 @@ import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonServers;
+import dev.nvidb.output.JsonServers.JsonResolution;
 import dev.nvidb.output.JsonServers.JsonServer;
 import dev.nvidb.ssh.ResolvedTarget;
 import dev.nvidb.ssh.TargetResolver;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,8 +43,9 @@ final class LsCommand implements Callable<Integer> {
             NvidbConfig config = wiring.config();
             TargetResolver resolver = detail ? new TargetResolver(wiring.sshSettings()) : null;
             List<JsonServer> servers = new ArrayList<>();
+            List<NvidbException> failures = new ArrayList<>();
             for (ServerConfig server : config.monitorServers()) {
-                servers.add(describe(server, resolver));
+                servers.add(describe(server, resolver, failures));
             }
             if (output.json) {
                 context.out().println(Json.write(JsonServers.of(servers)));
@@ -51,26 +54,42 @@ final class LsCommand implements Callable<Integer> {
             } else {
                 servers.forEach(server -> context.out().println(Printable.of(line(server))));
             }
-            return ExitCodes.ok();
+            // a server that cannot be resolved is a configuration problem: each one line on stderr, as any failure
+            failures.forEach(failure -> Cli.report(context, false, failure.type(), failure.getMessage(),
+                    failure.hint().orElse(null)));
+            return failures.isEmpty() ? ExitCodes.ok() : ExitCodes.of(failures.get(0));
         }
     }
 
-    private static JsonServer describe(ServerConfig server, TargetResolver resolver) {
+    private static JsonServer describe(ServerConfig server, TargetResolver resolver, List<NvidbException> failures) {
         String resolved = null;
         List<String> identities = null;
         String error = null;
+        JsonResolution resolution = null;
         if (resolver != null) {
             try {
                 ResolvedTarget target = resolver.resolve(Wiring.target(server));
                 resolved = target.describe();
-                identities = target.identityFiles().stream().map(Object::toString).toList();
+                identities = paths(target.identityFiles());
+                resolution = resolution(target);
             } catch (NvidbException e) {
                 error = e.getMessage();
+                failures.add(e);
             }
         }
         return new JsonServer(server.name(), server.hostname(), server.port(), server.username(), server.auth().key(),
                 server.identityfile() == null ? null : server.identityfile().toString(), server.proxyjump(),
-                server.gpus(), resolved, identities, error);
+                server.gpus(), resolved, identities, error, resolution);
+    }
+
+    private static JsonResolution resolution(ResolvedTarget target) {
+        return new JsonResolution(target.hostname(), target.port(), target.username(), paths(target.identityFiles()),
+                paths(target.certificateFiles()), target.identitiesOnly(), target.proxyJump(),
+                target.jumps().stream().map(LsCommand::resolution).toList());
+    }
+
+    private static List<String> paths(List<Path> paths) {
+        return paths.stream().map(Path::toString).toList();
     }
 
     private static String line(JsonServer server) {

@@ -160,7 +160,7 @@ final class Wiring implements AutoCloseable {
         HostKeyPolicy policy = basic.hostKeyPolicy() == dev.nvidb.config.HostKeyPolicy.ACCEPT_NEW && !strictHostKeys
                 ? HostKeyPolicy.ACCEPT_NEW : HostKeyPolicy.STRICT;
         return new SshSettings(Duration.ofSeconds(basic.connectTimeout()), Duration.ofSeconds(basic.authTimeout()),
-                Duration.ofSeconds(basic.commandTimeout()), policy, basic.sshConfig(), basic.knownHosts(),
+                Duration.ofSeconds(basic.commandTimeout()), policy, basic.sshConfig(), basic.sshSystemConfig(), basic.knownHosts(),
                 home().userHome(), context.environment(), prompt);
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Path;
  * @param authTimeout     seconds to wait for authentication
  * @param commandTimeout  seconds to wait for one remote command
  * @param sshConfig       OpenSSH client config read for aliases, ports, users, keys and ProxyJump
+ * @param sshSystemConfig the system-wide OpenSSH client config, read after {@code sshConfig}
  * @param knownHosts      OpenSSH known_hosts file used to verify host keys
  */
 public record BasicConfig(
@@ -22,23 +23,24 @@ public record BasicConfig(
         int authTimeout,
         int commandTimeout,
         Path sshConfig,
+        Path sshSystemConfig,
         Path knownHosts) {
 
     /** The defaults for a user whose home is {@code home}. */
     public static BasicConfig defaults(NvidbHome home) {
         return new BasicConfig(false, true, HostKeyPolicy.STRICT, 5, 10, 30,
-                home.expand("~/.ssh/config"), home.expand("~/.ssh/known_hosts"));
+                home.expand("~/.ssh/config"), Path.of("/etc/ssh/ssh_config"), home.expand("~/.ssh/known_hosts"));
     }
 
     /** A copy with another host-key policy (environment overrides). */
     public BasicConfig withHostKeyPolicy(HostKeyPolicy policy) {
         return new BasicConfig(remote, includeLocal, policy, connectTimeout, authTimeout, commandTimeout,
-                sshConfig, knownHosts);
+                sshConfig, sshSystemConfig, knownHosts);
     }
 
     /** A copy with another connect timeout (environment overrides). */
     public BasicConfig withConnectTimeout(int seconds) {
         return new BasicConfig(remote, includeLocal, hostKeyPolicy, seconds, authTimeout, commandTimeout,
-                sshConfig, knownHosts);
+                sshConfig, sshSystemConfig, knownHosts);
     }
 }

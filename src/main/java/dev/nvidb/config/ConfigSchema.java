@@ -33,7 +33,7 @@ public record ConfigSchema(Map<String, List<String>> sections, Map<String, Strin
     static final List<String> CONFIG_FILE_KEYS = List.of("basic", "servers", "view", "log", "queue");
     static final List<String> QUEUE_FILE_KEYS = List.of("servers", "queue", "remote");
     static final List<String> BASIC_KEYS = List.of("remote", "include_local", "host_key_policy",
-            "connect_timeout", "auth_timeout", "command_timeout", "ssh_config", "known_hosts");
+            "connect_timeout", "auth_timeout", "command_timeout", "ssh_config", "ssh_system_config", "known_hosts");
     static final List<String> SERVER_KEYS = List.of("hostname", "port", "username", "nickname", "auth",
             "identityfile", "password", "proxyjump", "gpus", "gpu_ids", "kind", "partition", "account", "qos",
             "time_limit", "slurm_bin", "claims_dir");

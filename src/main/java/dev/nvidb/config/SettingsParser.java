@@ -30,6 +30,7 @@ final class SettingsParser {
                 section.integer("auth_timeout", 1, MAX_TIMEOUT, d.authTimeout()),
                 section.integer("command_timeout", 1, MAX_TIMEOUT, d.commandTimeout()),
                 path(section, "ssh_config", d.sshConfig(), home),
+                path(section, "ssh_system_config", d.sshSystemConfig(), home),
                 path(section, "known_hosts", d.knownHosts(), home));
     }
 

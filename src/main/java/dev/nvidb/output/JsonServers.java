@@ -10,15 +10,26 @@ public record JsonServers(int schemaVersion, boolean ok, List<JsonServer> server
 
     /**
      * One server as configured ({@code port}, {@code username} null when left to ssh config),
-     * plus {@code resolved} ({@code user@host:port via jumps}) when details were asked for, and
-     * {@code resolve_error} when resolution failed.
+     * plus {@code resolved} ({@code user@host:port via jumps}) and {@code resolution} when
+     * details were asked for, and {@code resolve_error} when resolution failed.
      */
     public record JsonServer(String name, String hostname, Integer port, String username, String auth,
                              String identityfile, String proxyjump, List<Integer> gpus, String resolved,
-                             List<String> identityFiles, String resolveError) {
+                             List<String> identityFiles, String resolveError, JsonResolution resolution) {
+    }
+
+    /**
+     * Where a server (or one of its jump hosts) resolves to, field by field as {@code ssh -G}
+     * prints them, paths expanded as they are opened: {@code proxyjump} as written, null for
+     * none; {@code jumps} resolved, first hop first (a jump host's own list is empty).
+     */
+    public record JsonResolution(String hostname, int port, String user, List<String> identityFiles,
+                                 List<String> certificateFiles, boolean identitiesOnly, String proxyjump,
+                                 List<JsonResolution> jumps) {
     }
 
     public static JsonServers of(List<JsonServer> servers) {
-        return new JsonServers(Json.SCHEMA_VERSION, true, servers);
+        return new JsonServers(Json.SCHEMA_VERSION, servers.stream().allMatch(server -> server.resolveError() == null),
+                servers);
     }
 }

@@ -19,7 +19,8 @@ public final class Rehearsal {
     /** Runs one exec of {@code command} with {@code stdin} on the server at 127.0.0.1:{@code port}. */
     public static ExecResult run(Path dir, int port, Path identity, String command, byte[] stdin) {
         SshSettings settings = new SshSettings(Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10),
-                HostKeyPolicy.ACCEPT_NEW, dir.resolve("ssh_config"), dir.resolve("known_hosts"), dir, Map.of(),
+                HostKeyPolicy.ACCEPT_NEW, dir.resolve("ssh_config"), dir.resolve("no-system-ssh-config"),
+                dir.resolve("known_hosts"), dir, Map.of(),
                 PassphrasePrompt.none());
         SshTarget target = new SshTarget("rehearsal", "127.0.0.1", port, "nvidb", SshAuth.AUTO, identity, null, null);
         try (SshPool pool = new SshPool(settings)) {

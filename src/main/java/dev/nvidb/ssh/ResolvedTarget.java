@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Where a node really is once its {@link SshTarget} has been merged with {@code ~/.ssh/config}:
- * the address, port, user, identity files and the resolved jump hosts, in connection order.
- * {@code nvidb ls --detail} shows it.
+ * Where a node really is once its {@link SshTarget} has been merged with the ssh config files
+ * (as {@code ssh -G} would give it): the address, port, user, identity and certificate files
+ * and the resolved jump hosts, in connection order. {@code nvidb ls --detail} shows it.
  *
  * @param node           the node (or, for a jump host, the jump host's name as written)
  * @param alias          the name looked up in ssh config
@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param identityFiles  the identity files tried, in order (missing default files are skipped)
  * @param identityOrigin where {@code identityFiles} came from
  * @param jumps          the hosts to jump through, first hop first (each without jumps of its own)
+ * @param certificateFiles the CertificateFile values, expanded (reported; nvidb does not use certificates)
+ * @param identitiesOnly IdentitiesOnly as obtained (reported; ssh-agent keys are still offered)
+ * @param proxyJump      the ProxyJump value in effect, as written, or null for none
  */
 public record ResolvedTarget(
         String node,
@@ -26,7 +29,10 @@ public record ResolvedTarget(
         List<Path> identityFiles,
         IdentityOrigin identityOrigin,
         String password,
-        List<ResolvedTarget> jumps) {
+        List<ResolvedTarget> jumps,
+        List<Path> certificateFiles,
+        boolean identitiesOnly,
+        String proxyJump) {
 
     /** Where the identity files of a target were named. */
     public enum IdentityOrigin {
@@ -34,7 +40,7 @@ public record ResolvedTarget(
         TARGET,
         /** {@code IdentityFile} lines in ssh config. */
         SSH_CONFIG,
-        /** None named: {@code ~/.ssh/id_ed25519}, {@code id_ecdsa}, {@code id_rsa} where present. */
+        /** None named: OpenSSH's list, {@code ~/.ssh/id_rsa} to {@code id_dsa} (see TargetResolver), where present. */
         DEFAULT
     }
 
@@ -44,6 +50,19 @@ public record ResolvedTarget(
         Objects.requireNonNull(username, "username");
         identityFiles = List.copyOf(identityFiles);
         jumps = List.copyOf(jumps);
+        certificateFiles = List.copyOf(certificateFiles);
+    }
+
+    /** This host as a hop: the same, without its own jump hosts. */
+    ResolvedTarget withoutJumps() {
+        return new ResolvedTarget(node, alias, hostname, port, username, auth, identityFiles, identityOrigin, password,
+                List.of(), certificateFiles, identitiesOnly, null);
+    }
+
+    /** The same with {@code files} as the only identity, named by nvidb's own node settings. */
+    ResolvedTarget withTargetIdentity(Path file) {
+        return new ResolvedTarget(node, alias, hostname, port, username, auth, List.of(file), IdentityOrigin.TARGET,
+                password, jumps, certificateFiles, identitiesOnly, proxyJump);
     }
 
     /** {@code host:port} as contacted (for a jumped host, as reached from the last jump). */

@@ -3,7 +3,6 @@ package dev.nvidb.ssh;
 import dev.nvidb.error.ConfigException;
 import dev.nvidb.error.SshException;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -12,122 +11,188 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * An OpenSSH client config file ({@code ~/.ssh/config}), read for the settings nvidb uses:
- * HostName, User, Port, IdentityFile and ProxyJump. Values merge as in OpenSSH: the first
- * value found in a matching block wins, IdentityFile accumulates. {@code Include} is followed;
- * {@code Match} blocks cannot be evaluated here and are skipped. (MINA's own parser refuses
- * any file with a {@code Match} block and expands {@code ~} against the JVM's home, so it is
- * not used.)
+ * One OpenSSH client config file split into directives as OpenSSH's readconf.c splits it:
+ * the keyword (case-insensitive, {@code Keyword value} or {@code Keyword=value}), then
+ * arguments separated by blanks, in double or single quotes, with {@code \} escapes, up to a
+ * {@code #} that starts a word. What the directives mean for a host is {@link SshConfigPass}'s
+ * business. (MINA's own parser refuses any file with a {@code Match} block and expands
+ * {@code ~} against the JVM's home, so it is not used.)
  */
 public final class SshConfigFile {
 
     private static final int MAX_INCLUDE_DEPTH = 16;
 
-    /** A {@code Host} or {@code Match} block and the values it sets, keyword in lower case. */
-    private record Block(List<String> patterns, boolean isMatch, Map<String, List<String>> values) {
+    /** One line: the keyword in lower case, its arguments, the text after the keyword as written, and where. */
+    record Directive(String keyword, List<String> args, String rest, Path file, int line) {
 
-        boolean matches(String host) {
-            if (isMatch) {
-                return false;
-            }
-            boolean positive = false;
-            for (String pattern : patterns) {
-                boolean negated = pattern.startsWith("!");
-                if (glob(negated ? pattern.substring(1) : pattern).matcher(host).matches()) {
-                    if (negated) {
-                        return false;
-                    }
-                    positive = true;
-                }
-            }
-            return positive;
-        }
-
-        String first(String keyword) {
-            List<String> list = values.get(keyword);
-            return list == null || list.isEmpty() ? null : list.get(0);
+        String first() {
+            return args.get(0);
         }
     }
 
-    private final Path path;
-    private final List<Block> blocks;
+    private final List<Directive> directives;
 
-    private SshConfigFile(Path path, List<Block> blocks) {
-        this.path = path;
-        this.blocks = blocks;
+    private SshConfigFile(List<Directive> directives) {
+        this.directives = directives;
     }
 
-    /** Reads {@code path}; a missing file is an empty config. */
+    /** Reads and splits {@code path}; a missing file has no directives. A line OpenSSH cannot split is refused. */
     public static SshConfigFile read(Path path) {
-        List<Block> blocks = new ArrayList<>();
-        blocks.add(new Block(List.of("*"), false, new LinkedHashMap<>()));
-        parseInto(path, path.toAbsolutePath().getParent(), blocks, 0);
-        return new SshConfigFile(path, blocks);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path);
+        } catch (NoSuchFileException e) {
+            return new SshConfigFile(List.of());
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new ConfigException(path + ":" + firstLineNotUtf8(path) + ": this ssh config is not UTF-8 text",
+                    "nvidb reads ssh config files as UTF-8: convert it (iconv -t UTF-8) or remove the byte", e);
+        } catch (IOException e) {
+            throw new SshException("cannot read ssh config " + path + ": " + e.getMessage(), null, e);
+        }
+        List<Directive> directives = new ArrayList<>();
+        for (int number = 1; number <= lines.size(); number++) {
+            Directive directive = split(lines.get(number - 1), path, number);
+            if (directive != null) {
+                directives.add(directive);
+            }
+        }
+        return new SshConfigFile(List.copyOf(directives));
+    }
+
+    List<Directive> directives() {
+        return directives;
     }
 
     /**
-     * The concrete host aliases of {@code path} for {@code nvidb import}: wildcard and negated
-     * patterns are skipped, and an alias that appears twice is listed once (its first block).
+     * The concrete host aliases of {@code path} for {@code nvidb import}, with the values their
+     * own {@code Host} block sets (Includes followed, relative to the file's folder): wildcard
+     * and negated patterns are skipped, and an alias that appears twice is listed once.
      */
     public static List<SshHostEntry> listHosts(Path path) {
-        return read(path).listHosts();
-    }
-
-    /** See {@link #listHosts(Path)}. */
-    public List<SshHostEntry> listHosts() {
         Map<String, SshHostEntry> byAlias = new LinkedHashMap<>();
-        for (Block block : blocks) {
-            if (block.isMatch()) {
+        List<List<Directive>> blocks = new ArrayList<>();
+        collectBlocks(path, path.toAbsolutePath().getParent(), blocks, 0);
+        for (List<Directive> block : blocks) {
+            Directive head = block.get(0);
+            if (!head.keyword().equals("host")) {
                 continue;
             }
-            for (String pattern : block.patterns()) {
+            for (String pattern : head.args()) {
                 if (isConcrete(pattern) && !byAlias.containsKey(pattern)) {
-                    byAlias.put(pattern, entry(pattern, List.of(block)));
+                    byAlias.put(pattern, entry(pattern, block));
                 }
             }
         }
         return List.copyOf(byAlias.values());
     }
 
-    /** The merged settings for {@code host} from every block that matches it, as written. */
-    public SshHostEntry lookup(String host) {
-        List<Block> matching = blocks.stream().filter(b -> b.matches(host.toLowerCase(Locale.ROOT))).toList();
-        return entry(host, matching);
-    }
-
-    private SshHostEntry entry(String alias, List<Block> matching) {
-        String hostName = null;
-        String user = null;
-        String port = null;
-        String jump = null;
-        List<String> identities = new ArrayList<>();
-        for (Block block : matching) {
-            hostName = hostName != null ? hostName : block.first("hostname");
-            user = user != null ? user : block.first("user");
-            port = port != null ? port : block.first("port");
-            jump = jump != null ? jump : block.first("proxyjump");
-            identities.addAll(block.values().getOrDefault("identityfile", List.of()));
+    private static void collectBlocks(Path file, Path dir, List<List<Directive>> blocks, int depth) {
+        if (depth > MAX_INCLUDE_DEPTH) {
+            throw new ConfigException(file + ": ssh config Include nested more than " + MAX_INCLUDE_DEPTH + " deep");
         }
-        return new SshHostEntry(alias, hostName, user, port == null ? null : parsePort(port), identities, jump);
-    }
-
-    private Integer parsePort(String value) {
-        try {
-            int port = Integer.parseInt(value);
-            if (port > 0 && port < 65536) {
-                return port;
+        for (Directive directive : read(file).directives()) {
+            switch (directive.keyword()) {
+                case "host", "match" -> blocks.add(new ArrayList<>(List.of(directive)));
+                case "include" -> directive.args().forEach(arg -> Glob.files(arg.startsWith("~/")
+                        ? dir.getParent().resolve(arg.substring(2)) : dir.resolve(arg))
+                        .forEach(included -> collectBlocks(included, dir, blocks, depth + 1)));
+                default -> {
+                    if (!blocks.isEmpty()) {
+                        blocks.get(blocks.size() - 1).add(directive);
+                    }
+                }
             }
-        } catch (NumberFormatException e) {
-            // reported below
         }
-        throw new SshException(path + ": Port '" + value + "' is not a port number", "fix the ssh config file");
+    }
+
+    private static SshHostEntry entry(String alias, List<Directive> block) {
+        Map<String, Directive> first = new LinkedHashMap<>();
+        List<String> identities = new ArrayList<>();
+        for (Directive directive : block.subList(1, block.size())) {
+            first.putIfAbsent(directive.keyword(), directive);
+            if (directive.keyword().equals("identityfile")) {
+                identities.add(directive.first());
+            }
+        }
+        Directive port = first.get("port");
+        return new SshHostEntry(alias, text(first.get("hostname")), text(first.get("user")),
+                port == null ? null : SshOptions.port(port.first(), port), identities, text(first.get("proxyjump")));
+    }
+
+    private static String text(Directive directive) {
+        return directive == null ? null : directive.first();
     }
 
     private static boolean isConcrete(String pattern) {
         return !pattern.startsWith("!") && pattern.indexOf('*') < 0 && pattern.indexOf('?') < 0;
+    }
+
+    /** Splits one line: null for blank lines and comments. */
+    private static Directive split(String raw, Path file, int line) {
+        String text = raw.strip();
+        if (text.isEmpty() || text.startsWith("#")) {
+            return null;
+        }
+        int end = 0;
+        while (end < text.length() && " \t=\"'".indexOf(text.charAt(end)) < 0) {
+            end++;
+        }
+        String keyword = text.substring(0, end).toLowerCase(Locale.ROOT);
+        int at = skipBlanks(text, end);
+        if (at < text.length() && text.charAt(at) == '=') {
+            at = skipBlanks(text, at + 1);
+        }
+        String rest = text.substring(at);
+        if (keyword.isEmpty() || rest.isEmpty()) {
+            throw new ConfigException(file + ":" + line + ": no argument after keyword \"" + keyword + "\"",
+                    "every ssh config line is 'Keyword value'; ssh refuses this file too");
+        }
+        return new Directive(keyword, arguments(rest, file, line), rest, file, line);
+    }
+
+    private static int skipBlanks(String text, int from) {
+        int at = from;
+        while (at < text.length() && (text.charAt(at) == ' ' || text.charAt(at) == '\t')) {
+            at++;
+        }
+        return at;
+    }
+
+    /** OpenSSH's argv_split: blanks separate, quotes group, {@code \} escapes a quote, a backslash or a blank. */
+    private static List<String> arguments(String text, Path file, int line) {
+        List<String> args = new ArrayList<>();
+        int i = 0;
+        while (i < text.length()) {
+            i = skipBlanks(text, i);
+            if (i >= text.length() || text.charAt(i) == '#') {
+                break;
+            }
+            StringBuilder arg = new StringBuilder();
+            char quote = 0;
+            for (; i < text.length(); i++) {
+                char c = text.charAt(i);
+                char next = i + 1 < text.length() ? text.charAt(i + 1) : 0;
+                if (c == '\\' && (next == '\'' || next == '"' || next == '\\' || (quote == 0 && next == ' '))) {
+                    arg.append(next);
+                    i++;
+                } else if (quote == 0 && (c == ' ' || c == '\t')) {
+                    break;
+                } else if (quote == 0 && (c == '"' || c == '\'')) {
+                    quote = c;
+                } else if (quote != 0 && c == quote) {
+                    quote = 0;
+                } else {
+                    arg.append(c);
+                }
+            }
+            if (quote != 0) {
+                throw new ConfigException(file + ":" + line + ": invalid quotes", "close the quote; ssh refuses this file too");
+            }
+            args.add(arg.toString());
+        }
+        return args;
     }
 
     /** The number of the first line of {@code file} that is not UTF-8 (the file was just read). */
@@ -152,80 +217,5 @@ public final class SshConfigFile {
         } catch (IOException e) {
             return 1;
         }
-    }
-
-    private static void parseInto(Path file, Path sshDir, List<Block> blocks, int depth) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (NoSuchFileException e) {
-            return;
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new ConfigException(file + ":" + firstLineNotUtf8(file) + ": this ssh config is not UTF-8 text",
-                    "nvidb reads ssh config files as UTF-8: convert it (iconv -t UTF-8) or remove the byte", e);
-        } catch (IOException e) {
-            throw new SshException("cannot read ssh config " + file + ": " + e.getMessage(), null, e);
-        }
-        for (String raw : lines) {
-            String line = raw.strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            String[] parts = line.split("\\s*=\\s*|\\s+", 2);
-            String keyword = parts[0].toLowerCase(Locale.ROOT);
-            List<String> args = parts.length > 1 ? arguments(parts[1]) : List.of();
-            switch (keyword) {
-                case "host" -> blocks.add(new Block(args, false, new LinkedHashMap<>()));
-                case "match" -> blocks.add(new Block(List.of(), true, new LinkedHashMap<>()));
-                case "include" -> include(args, sshDir, blocks, depth);
-                default -> blocks.get(blocks.size() - 1).values()
-                        .computeIfAbsent(keyword, k -> new ArrayList<>()).add(String.join(" ", args));
-            }
-        }
-    }
-
-    private static void include(List<String> args, Path sshDir, List<Block> blocks, int depth) {
-        if (depth >= MAX_INCLUDE_DEPTH) {
-            throw new SshException("ssh config Include nested more than " + MAX_INCLUDE_DEPTH + " deep");
-        }
-        Path home = sshDir.getParent();
-        for (String arg : args) {
-            Path pattern = arg.startsWith("~/") && home != null ? home.resolve(arg.substring(2)) : sshDir.resolve(arg);
-            for (Path file : expandGlob(pattern)) {
-                parseInto(file, sshDir, blocks, depth + 1);
-            }
-        }
-    }
-
-    private static List<Path> expandGlob(Path pattern) {
-        String name = pattern.getFileName().toString();
-        if (name.indexOf('*') < 0 && name.indexOf('?') < 0) {
-            return List.of(pattern);
-        }
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(pattern.getParent(), name)) {
-            dir.forEach(files::add);
-        } catch (IOException e) {
-            return List.of();
-        }
-        files.sort(null);
-        return files;
-    }
-
-    private static List<String> arguments(String text) {
-        List<String> args = new ArrayList<>();
-        var matcher = Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(text);
-        while (matcher.find()) {
-            args.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
-        }
-        return args;
-    }
-
-    private static Pattern glob(String pattern) {
-        StringBuilder regex = new StringBuilder();
-        for (char c : pattern.toLowerCase(Locale.ROOT).toCharArray()) {
-            regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
-        }
-        return Pattern.compile(regex.toString());
     }
 }

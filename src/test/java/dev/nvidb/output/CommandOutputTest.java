@@ -1,6 +1,7 @@
 package dev.nvidb.output;
 
 import dev.nvidb.output.JsonInfo.JsonFile;
+import dev.nvidb.output.JsonServers.JsonResolution;
 import dev.nvidb.output.JsonServers.JsonServer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,10 +18,15 @@ class CommandOutputTest {
     @Test
     void serverListMatchesGoldenFile() throws Exception {
         JsonServers servers = JsonServers.of(List.of(
-                new JsonServer("gpu-a", "10.0.0.2", 22, "alice", "auto", null, null, null, "alice@10.0.0.2:22",
-                        List.of("/home/alice/.ssh/id_ed25519"), null),
+                new JsonServer("gpu-a", "10.0.0.2", 22, "alice", "auto", null, null, null,
+                        "alice@10.0.0.2:22 via login (login.lab:2222)", List.of("/home/alice/.ssh/id_ed25519"), null,
+                        new JsonResolution("10.0.0.2", 22, "alice", List.of("/home/alice/.ssh/id_ed25519"),
+                                List.of("/home/alice/.ssh/id_ed25519-cert.pub"), true, "gate@login:2222",
+                                List.of(new JsonResolution("login.lab", 2222, "gate", List.of("/home/alice/.ssh/id_rsa"),
+                                        List.of(), false, null, List.of())))),
                 new JsonServer("gpu-b", "gpu-b.lab", null, null, "key", "~/.ssh/lab_ed25519", "bastion", List.of(0, 1),
-                        null, null, "cannot resolve gpu-b.lab: unknown host")));
+                        null, null, "/home/alice/.ssh/config:4: Match exec is not supported: nvidb never runs commands "
+                        + "from ssh config", null)));
         Golden.assertMatches("ls.json", Json.write(servers));
     }
 

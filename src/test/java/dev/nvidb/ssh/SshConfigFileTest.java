@@ -2,17 +2,17 @@ package dev.nvidb.ssh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nvidb.error.SshException;
+import dev.nvidb.error.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Reading ~/.ssh/config: concrete aliases for import, OpenSSH's first-value-wins merge, Include and Match. */
+/** Reading ~/.ssh/config: concrete aliases for import, OpenSSH's first-value-wins merge, Include, bad values. */
 class SshConfigFileTest {
 
     @TempDir
@@ -73,10 +73,11 @@ class SshConfigFileTest {
                   Port 22
                 """);
 
-        SshHostEntry entry = SshConfigFile.read(config).lookup("gpu-a");
+        ResolvedTarget gpuA = resolver(config).resolve(SshTarget.of("gpu-a"));
 
-        assertEquals(new SshHostEntry("gpu-a", "10.1.1.1", "first", 22, List.of("~/.ssh/one", "~/.ssh/two"), null), entry);
-        assertEquals(2200, SshConfigFile.read(config).lookup("gpu-b").port());
+        assertEquals("first@10.1.1.1:22", gpuA.describe());
+        assertEquals(List.of(home.resolve(".ssh/one"), home.resolve(".ssh/two")), gpuA.identityFiles());
+        assertEquals(2200, resolver(config).resolve(SshTarget.of("gpu-b")).port());
     }
 
     @Test
@@ -93,7 +94,12 @@ class SshConfigFileTest {
     void badPortNamesTheFile() throws IOException {
         Path config = write("Host gpu-a\n  Port twenty\n");
 
-        SshException error = assertThrows(SshException.class, () -> SshConfigFile.read(config).lookup("gpu-a"));
-        assertTrue(error.getMessage().contains("Port 'twenty' is not a port number"), error.getMessage());
+        ConfigException error = assertThrows(ConfigException.class, () -> resolver(config).resolve(SshTarget.of("gpu-a")));
+        assertEquals(config + ":2: Port 'twenty' is not a port number", error.getMessage());
+    }
+
+    private TargetResolver resolver(Path config) {
+        return new TargetResolver(SshSettings.defaults(home, Map.of("USER", "me"), PassphrasePrompt.none())
+                .withSystemSshConfig(home.resolve("no-system-config")));
     }
 }

@@ -33,7 +33,8 @@ class TargetResolverTest {
                   HostName 10.0.0.1
                   User gate
                 """);
-        resolver = new TargetResolver(SshSettings.defaults(home, Map.of("USER", "me"), PassphrasePrompt.none()));
+        resolver = new TargetResolver(SshSettings.defaults(home, Map.of("USER", "me"), PassphrasePrompt.none())
+                .withSystemSshConfig(home.resolve("no-system-config")));
     }
 
     @Test
@@ -72,8 +73,8 @@ class TargetResolverTest {
 
         assertEquals("me@10.9.9.9:22", target.describe());
         assertEquals(IdentityOrigin.DEFAULT, target.identityOrigin());
-        assertEquals(List.of(home.resolve(".ssh/id_ed25519"), home.resolve(".ssh/id_ecdsa"), home.resolve(".ssh/id_rsa")),
-                target.identityFiles());
+        assertEquals(List.of("id_rsa", "id_ecdsa", "id_ecdsa_sk", "id_ed25519", "id_ed25519_sk", "id_xmss", "id_dsa"),
+                target.identityFiles().stream().map(file -> home.resolve(".ssh").relativize(file).toString()).toList());
     }
 
     @Test

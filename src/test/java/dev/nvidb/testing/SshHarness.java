@@ -134,7 +134,7 @@ public final class SshHarness implements AutoCloseable {
     /** Settings for an SshPool against these hosts: strict host keys, short timeouts, no agent, no terminal. */
     public SshSettings settings() {
         return new SshSettings(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(30),
-                HostKeyPolicy.STRICT, sshConfig(), knownHosts(), clientHome, Map.of(), PassphrasePrompt.none());
+                HostKeyPolicy.STRICT, sshConfig(), clientHome.resolve("no-system-ssh-config"), knownHosts(), clientHome, Map.of(), PassphrasePrompt.none());
     }
 
     /**
