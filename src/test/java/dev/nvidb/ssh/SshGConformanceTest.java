@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +44,9 @@ class SshGConformanceTest {
     @BeforeAll
     static void startOracle() {
         OpenSshOracle.Result started = OpenSshOracle.start(scratch);
-        Assumptions.assumeTrue(started.oracle().isPresent(), () -> "no ssh -G oracle here: " + started.whyNot());
+        // .ci/run installs openssh-client and util-linux (unshare) and CI runs as root: a missing
+        // oracle fails there rather than hiding the comparison
+        dev.nvidb.testing.Prerequisite.require(started.oracle().isPresent(), "no ssh -G oracle here: " + started.whyNot());
         oracle = started.oracle().get();
     }
 
