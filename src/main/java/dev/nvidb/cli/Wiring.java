@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
 import dev.nvidb.node.SshShell;
-import dev.nvidb.ssh.HostKeyPolicy;
+import dev.nvidb.model.HostKeyPolicy;
 import dev.nvidb.ssh.PassphrasePrompt;
 import dev.nvidb.ssh.SshAuth;
 import dev.nvidb.ssh.SshPool;
@@ -157,7 +157,7 @@ final class Wiring implements AutoCloseable {
     SshSettings sshSettings() {
         BasicConfig basic = config().basic();
         PassphrasePrompt prompt = context.terminal() && prompts ? Wiring::askConsole : PassphrasePrompt.none();
-        HostKeyPolicy policy = basic.hostKeyPolicy() == dev.nvidb.config.HostKeyPolicy.ACCEPT_NEW && !strictHostKeys
+        HostKeyPolicy policy = basic.hostKeyPolicy() == HostKeyPolicy.ACCEPT_NEW && !strictHostKeys
                 ? HostKeyPolicy.ACCEPT_NEW : HostKeyPolicy.STRICT;
         return new SshSettings(Duration.ofSeconds(basic.connectTimeout()), Duration.ofSeconds(basic.authTimeout()),
                 Duration.ofSeconds(basic.commandTimeout()), policy, basic.sshConfig(), basic.sshSystemConfig(), basic.knownHosts(),

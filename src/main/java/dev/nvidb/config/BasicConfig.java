@@ -1,5 +1,6 @@
 package dev.nvidb.config;
 
+import dev.nvidb.model.HostKeyPolicy;
 import java.nio.file.Path;
 
 /**

@@ -1,6 +1,7 @@
 package dev.nvidb.config;
 
 import dev.nvidb.error.ConfigException;
+import dev.nvidb.model.HostKeyPolicy;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package dev.nvidb.config;
 
+import dev.nvidb.model.HostKeyPolicy;
 import java.nio.file.Path;
 
 /** Reads the {@code basic:} and {@code view:} sections of {@code config.yml}. */

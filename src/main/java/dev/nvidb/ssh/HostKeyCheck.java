@@ -1,6 +1,7 @@
 package dev.nvidb.ssh;
 
 import dev.nvidb.error.SshException;
+import dev.nvidb.model.HostKeyPolicy;
 import dev.nvidb.ssh.KnownHostsFile.Verdict;
 import java.security.PublicKey;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.nvidb.ssh;
 
+import dev.nvidb.model.HostKeyPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nvidb.model.HostKeyPolicy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.error.SshException;
+import dev.nvidb.model.HostKeyPolicy;
 import dev.nvidb.testing.HostOptions;
 import dev.nvidb.testing.HostOptions.HostKeyType;
 import dev.nvidb.testing.SshHarness;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.error.SshException;
+import dev.nvidb.model.HostKeyPolicy;
 import dev.nvidb.testing.SshHarness;
 import dev.nvidb.testing.TestHost;
 import java.nio.file.Files;

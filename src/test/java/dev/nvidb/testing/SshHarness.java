@@ -1,6 +1,6 @@
 package dev.nvidb.testing;
 
-import dev.nvidb.ssh.HostKeyPolicy;
+import dev.nvidb.model.HostKeyPolicy;
 import dev.nvidb.ssh.PassphrasePrompt;
 import dev.nvidb.ssh.SshSettings;
 import dev.nvidb.ssh.SshTarget;

@@ -1,12 +1,18 @@
-package dev.nvidb.config;
+package dev.nvidb.model;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
-/** What to do with an SSH host key that is not in known_hosts: refuse ({@code strict}) or record it ({@code accept-new}). */
+/**
+ * What to do with an SSH host key that is not yet in known_hosts, as the config files spell it
+ * ({@code host_key_policy}) and as the SSH client applies it. A changed key is refused under every
+ * policy.
+ */
 public enum HostKeyPolicy {
+    /** Refuse hosts whose key is not recorded; the user records it with {@code nvidb trust NODE}. */
     STRICT("strict"),
+    /** Record the key of a host seen for the first time, then verify it on every later connection. */
     ACCEPT_NEW("accept-new");
 
     private final String key;
