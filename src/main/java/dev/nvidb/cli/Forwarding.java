@@ -7,6 +7,8 @@ import dev.nvidb.error.ConfigException;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.error.SshException;
+import dev.nvidb.remote.ForwardedLine;
+import dev.nvidb.remote.TerminalControl;
 import dev.nvidb.ssh.SshPool;
 import dev.nvidb.ssh.SshTarget;
 import dev.nvidb.ssh.StreamedCommand;

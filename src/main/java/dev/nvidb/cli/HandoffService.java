@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.queue.Daemon;
+import dev.nvidb.remote.TerminalControl;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;

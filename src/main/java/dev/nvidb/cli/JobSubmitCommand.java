@@ -7,9 +7,7 @@ import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.SubmitRequest;
 import dev.nvidb.queue.Ticking;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.nvidb.remote.ForwardedLine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -295,7 +293,7 @@ final class JobSubmitCommand implements Callable<Integer> {
             if (!command.isEmpty()) {
                 throw new UsageException("give either --script FILE or a command, not both");
             }
-            String contents = readScript(wiring.home().expand(script), script);
+            String contents = ForwardedLine.readScript(wiring.home().expand(script), script);
             applyDirectives(contents, script);
             return contents;
         }
@@ -303,33 +301,6 @@ final class JobSubmitCommand implements Callable<Integer> {
             throw new UsageException("no command to run", "put the command after --: nvidb job submit -- python train.py");
         }
         return command.size() == 1 ? command.get(0) : ShellWords.join(command);
-    }
-
-    /**
-     * The contents of a {@code --script} file as text: UTF-8 without NUL bytes, else a usage
-     * error naming {@code given} (also used when a forwarded submit ships the file's contents).
-     */
-    static String readScript(Path file, String given) {
-        String script = given;
-        try {
-            byte[] bytes = Files.readAllBytes(file);
-            for (int i = 0; i < bytes.length; i++) {
-                if (bytes[i] == 0) {
-                    throw new UsageException("--script " + script + " contains a NUL byte (at byte " + i
-                            + "); a shell script cannot", "give a text file; run a binary with -- ./program");
-                }
-            }
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
-            throw new UsageException("--script " + script + " is not UTF-8 text",
-                    "convert it to UTF-8 (iconv -t UTF-8) and submit again");
-        } catch (IOException e) {
-            throw new UsageException("cannot read --script " + script + ": " + describe(e),
-                    "give the path of a local file whose contents should run on the node");
-        }
     }
 
     private Map<String, String> environment() {
@@ -342,9 +313,5 @@ final class JobSubmitCommand implements Callable<Integer> {
             variables.put(pair.substring(0, equals), pair.substring(equals + 1));
         }
         return variables;
-    }
-
-    private static String describe(IOException e) {
-        return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage();
     }
 }

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.remote.ForwardedLine;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.remote.TerminalControl;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.OutputStream;

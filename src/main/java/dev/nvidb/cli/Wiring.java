@@ -12,6 +12,7 @@ import dev.nvidb.node.LocalHost;
 import dev.nvidb.queue.AgentHeadStart;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
+import dev.nvidb.remote.ForwardedLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.nvidb.node.NodeDirectory;

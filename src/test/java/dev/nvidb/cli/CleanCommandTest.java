@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.model.Assignment;
 import dev.nvidb.model.JobSpec;
+import dev.nvidb.remote.TerminalControl;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.JobStore;
 import dev.nvidb.store.JobTransitions;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.nvidb.remote.ForwardedLine;
+import dev.nvidb.remote.TerminalControl;
 import dev.nvidb.testing.SshHarness;
 import dev.nvidb.testing.TestHost;
 import java.io.ByteArrayInputStream;

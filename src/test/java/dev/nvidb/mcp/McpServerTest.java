@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.nvidb.cli.Cli;
 import dev.nvidb.cli.Context;
 import dev.nvidb.cli.Streams;
-import dev.nvidb.cli.TerminalControl;
+import dev.nvidb.remote.TerminalControl;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.McpJsonDefaults;

@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.config.RemoteConfig;
 import dev.nvidb.error.UsageException;
+import dev.nvidb.remote.ForwardedLine;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,13 @@
-package dev.nvidb.cli;
+package dev.nvidb.remote;
 
 import dev.nvidb.agent.ShellQuote;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.RemoteConfig;
 import dev.nvidb.error.UsageException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,10 +21,10 @@ import java.util.List;
  * nvidb is not there, runs {@code nvidb queue keeper ensure} with stdin from /dev/null and all
  * its output on stderr (its exit code ignored), then {@code exec}s nvidb with every word quoted.
  */
-final class ForwardedLine {
+public final class ForwardedLine {
 
     /** Set on the far side of a forwarded command: it runs there and never forwards again. */
-    static final String FORWARDED = "NVIDB_FORWARDED";
+    public static final String FORWARDED = "NVIDB_FORWARDED";
 
     /** A shell command over SSH is one argument to the far shell; Linux takes at most 128 KiB per argument. */
     static final int MAX_BYTES = 120 * 1024;
@@ -33,7 +36,7 @@ final class ForwardedLine {
     }
 
     /** Whether this process is the far side of a forwarded command. */
-    static boolean forwardedHere(java.util.Map<String, String> environment) {
+    public static boolean forwardedHere(java.util.Map<String, String> environment) {
         String value = environment.get(FORWARDED);
         return value != null && !value.isEmpty();
     }
@@ -43,7 +46,7 @@ final class ForwardedLine {
      * {@code job} or {@code queue}, and neither {@code --local} nor a help option stands before
      * {@code --} (help is answered here: it is the same CLI).
      */
-    static boolean forwards(List<String> args) {
+    public static boolean forwards(List<String> args) {
         List<String> words = words(args);
         if (words.isEmpty() || !(words.get(0).equals("job") || words.get(0).equals("queue"))) {
             return false;
@@ -72,7 +75,7 @@ final class ForwardedLine {
      * single command word ({@code -- CONTENTS}), which the far side runs exactly as it would run
      * the script: the file is on this machine, not on the queue host.
      */
-    static List<String> shipScript(List<String> args, NvidbHome home) {
+    public static List<String> shipScript(List<String> args, NvidbHome home) {
         List<String> words = words(args);
         if (words.size() < 2 || !words.get(0).equals("job") || !words.get(1).equals("submit")) {
             return args;
@@ -100,12 +103,12 @@ final class ForwardedLine {
             throw new UsageException("give either --script FILE or a command, not both");
         }
         result.add("--");
-        result.add(JobSubmitCommand.readScript(home.expand(script), script));
+        result.add(readScript(home.expand(script), script));
         return result;
     }
 
     /** The one shell command that runs {@code args} with the queue host's nvidb. */
-    static String command(RemoteConfig remote, List<String> args) {
+    public static String command(RemoteConfig remote, List<String> args) {
         String nvidb = path(remote.nvidb());
         StringBuilder line = new StringBuilder(FORWARDED + "=1; export " + FORWARDED + "; ");
         if (remote.nvidbHome() != null) {
@@ -151,5 +154,36 @@ final class ForwardedLine {
             words.add(arg);
         }
         return words;
+    }
+
+    /**
+     * The contents of a {@code --script} file as text: UTF-8 without NUL bytes, else a usage
+     * error naming {@code given} (also used when a forwarded submit ships the file's contents).
+     */
+    public static String readScript(Path file, String given) {
+        String script = given;
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            for (int i = 0; i < bytes.length; i++) {
+                if (bytes[i] == 0) {
+                    throw new UsageException("--script " + script + " contains a NUL byte (at byte " + i
+                            + "); a shell script cannot", "give a text file; run a binary with -- ./program");
+                }
+            }
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new UsageException("--script " + script + " is not UTF-8 text",
+                    "convert it to UTF-8 (iconv -t UTF-8) and submit again");
+        } catch (IOException e) {
+            throw new UsageException("cannot read --script " + script + ": " + describe(e),
+                    "give the path of a local file whose contents should run on the node");
+        }
+    }
+
+    private static String describe(IOException e) {
+        return e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage();
     }
 }

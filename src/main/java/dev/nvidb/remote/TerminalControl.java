@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.remote;
 
 import java.io.File;
 import java.io.IOException;
