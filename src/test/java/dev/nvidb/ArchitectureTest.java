@@ -97,7 +97,8 @@ class ArchitectureTest {
             Map.entry("output", Set.of("json", "doctor", "queue", "scheduler", "keeper", "monitor", "config", "model", "error")),
             Map.entry("mcp", Set.of("doctor", "queue", "output", "model", "error")),
             Map.entry("remote", Set.of("agent", "config", "model", "error")),
-            Map.entry("cli", Set.of("remote", "tui", "web", "mcp", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh",
+            Map.entry("app", Set.of("remote", "tui", "queue", "monitor", "node", "ssh", "agent", "config", "model", "error")),
+            Map.entry("cli", Set.of("app", "remote", "tui", "web", "mcp", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh",
                     "agent", "config", "model", "error")),
             Map.entry("web", Set.of("history", "queue", "output", "monitor", "node", "agent", "model", "error")),
             Map.entry("tui", Set.of("queue", "keeper", "output", "monitor", "node", "scheduler", "config", "model", "error")));

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import dev.nvidb.config.DatabaseFiles;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

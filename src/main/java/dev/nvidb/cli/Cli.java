@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.HeadStart;
 import dev.nvidb.output.Printable;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;

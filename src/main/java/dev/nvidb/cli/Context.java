@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import java.io.PrintWriter;
 import java.util.Map;
 
@@ -15,7 +16,7 @@ import java.util.Map;
  *                    through unchanged (a forwarded command), and the terminal's controls
  */
 public record Context(Map<String, String> environment, PrintWriter out, PrintWriter err, boolean terminal,
-                      Streams streams) {
+                      Streams streams) implements Wiring.Front {
 
     public Context {
         environment = Map.copyOf(environment);

@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.agent.AgentScript;
+import dev.nvidb.app.Wiring;
 import dev.nvidb.config.BasicConfig;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.RemoteConfig;

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import dev.nvidb.config.BasicConfig;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;

@@ -1,5 +1,7 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.HeadStart;
+import dev.nvidb.app.Wiring;
 import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.LocalHost;

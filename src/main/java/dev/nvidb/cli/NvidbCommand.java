@@ -1,5 +1,7 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.LiveMonitor;
+import dev.nvidb.app.Wiring;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.ProbeResult;

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.queue.Operations;
 import dev.nvidb.queue.Queue;

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonGroups;

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -8,7 +9,7 @@ import picocli.CommandLine.Spec;
  * Options every queue command takes: output and verbosity, whether to refresh the queue
  * first, and which database to use.
  */
-public final class QueueOptions {
+public final class QueueOptions implements Wiring.QueueChoice {
 
     @Option(names = "--json", description = "Print one JSON document on stdout.")
     boolean json;
@@ -31,4 +32,29 @@ public final class QueueOptions {
 
     @Option(names = "--local", description = "Use this machine's queue even when queue.yml names a remote queue host.")
     boolean local;
+
+    @Override
+    public String dbPath() {
+        return dbPath;
+    }
+
+    @Override
+    public boolean local() {
+        return local;
+    }
+
+    @Override
+    public boolean tick() {
+        return tick;
+    }
+
+    @Override
+    public boolean noTick() {
+        return noTick;
+    }
+
+    @Override
+    public String commandName() {
+        return command == null ? null : command.qualifiedName();
+    }
 }

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonGroups;
 import dev.nvidb.output.Printable;

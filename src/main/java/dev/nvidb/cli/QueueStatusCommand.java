@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Wiring;
 import dev.nvidb.keeper.Keeper;
 import dev.nvidb.keeper.KeeperState;
 import dev.nvidb.output.Json;

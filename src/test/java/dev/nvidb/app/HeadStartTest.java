@@ -1,7 +1,8 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.nvidb.app.HeadStart;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

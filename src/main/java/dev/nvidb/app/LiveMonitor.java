@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import dev.nvidb.agent.AgentScript;
 import dev.nvidb.config.NvidbConfig;
@@ -31,13 +31,13 @@ import java.util.function.Consumer;
  * agent per node, a probing worker per node, the signal sender and the {@code view:} writer to the
  * monitor screen, and runs it in a full-screen session that restores the terminal however it ends.
  */
-final class LiveMonitor {
+public final class LiveMonitor {
 
     private LiveMonitor() {
     }
 
     /** Runs the monitor until q (0) or Ctrl-C (130). */
-    static int run(Context context, Wiring wiring, boolean withServers, Duration interval) {
+    public static int run(Wiring.Front context, Wiring wiring, boolean withServers, Duration interval) {
         if (!context.terminal()) {
             throw notATerminal();
         }

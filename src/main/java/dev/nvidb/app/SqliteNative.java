@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -13,7 +13,7 @@ import java.util.Locale;
  * removes the copy only at an orderly JVM exit, which a process ended by a signal, or by a
  * submit's exit hook halting it, never reaches: one leaked megabyte per run.
  */
-final class SqliteNative {
+public final class SqliteNative {
 
     static final String PATH = "org.sqlite.lib.path";
     static final String NAME = "org.sqlite.lib.name";
@@ -23,7 +23,7 @@ final class SqliteNative {
     }
 
     /** Sets the driver's library path when nothing set it and the build's copy fits this jar. */
-    static void useTheBuildsCopy() {
+    public static void useTheBuildsCopy() {
         if (System.getProperty(PATH) != null || System.getProperty(NAME) != null) {
             return;
         }

@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import dev.nvidb.agent.AgentScript;
 import dev.nvidb.config.BasicConfig;
@@ -14,6 +14,7 @@ import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
 import dev.nvidb.remote.ForwardedLine;
 import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.NodeShell;
@@ -35,12 +36,41 @@ import java.util.Map;
  * configuration, the SSH connection pool, the node directory and the prober. Closing it
  * closes every SSH connection.
  */
-final class Wiring implements AutoCloseable {
+public final class Wiring implements AutoCloseable {
 
-    /** Set on the thread of {@link Main}: its command is the process's last, which exits after it. */
+    /**
+     * What the wiring needs of the front end that starts it (cli's {@code Context} is one): the
+     * environment, where warnings go, and whether a person can be asked.
+     */
+    public interface Front {
+        Map<String, String> environment();
+
+        PrintWriter err();
+
+        boolean terminal();
+    }
+
+    /**
+     * Which queue a command asked for (cli's {@code QueueOptions} are one): {@code --db-path},
+     * {@code --local}, {@code --tick}, {@code --no-tick}, and the command's name for a tick lease.
+     */
+    public interface QueueChoice {
+        String dbPath();
+
+        boolean local();
+
+        boolean tick();
+
+        boolean noTick();
+
+        /** The command's qualified name, or null when unknown. */
+        String commandName();
+    }
+
+    /** Set on the thread of {@code cli.Main}: its command is the process's last, which exits after it. */
     private static final ThreadLocal<Boolean> LAST_IN_PROCESS = ThreadLocal.withInitial(() -> false);
 
-    private final Context context;
+    private final Front context;
     private NvidbConfig config;
     private SshPool pool;
     private Queue queue;
@@ -53,15 +83,15 @@ final class Wiring implements AutoCloseable {
     /** Agents begun before the command opened its queue, until it takes them. */
     private AgentHeadStart agents;
 
-    Wiring(Context context) {
+    public Wiring(Front context) {
         this.context = context;
     }
 
-    NvidbHome home() {
+    public NvidbHome home() {
         return NvidbHome.fromEnvironment(context.environment(), System.getProperty("user.home"));
     }
 
-    NvidbConfig config() {
+    public NvidbConfig config() {
         if (config == null) {
             config = new ConfigLoader(home(), context.environment()).load();
             config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
@@ -98,14 +128,14 @@ final class Wiring implements AutoCloseable {
     }
 
     /** The agents begun ahead for this command's queue, handed over once (see {@link Ticking#keepAgents(Optional)}). */
-    Optional<AgentHeadStart> takeAgents() {
+    public Optional<AgentHeadStart> takeAgents() {
         Optional<AgentHeadStart> taken = Optional.ofNullable(agents);
         agents = null;
         return taken;
     }
 
     /** Uses {@code loaded} (read already, without printing) as this command's configuration, printing its warnings. */
-    void adopt(NvidbConfig loaded) {
+    public void adopt(NvidbConfig loaded) {
         config = loaded;
         config.warnings().forEach(warning -> context.err().println("nvidb: warning: " + warning));
     }
@@ -115,11 +145,11 @@ final class Wiring implements AutoCloseable {
      * ({@code ~/.nvidb/jobs}) is the one of the user the command runs for, also when the process
      * is a daemon running a handed-off line, or a test running commands in-process.
      */
-    NodeDirectory nodes() {
+    public NodeDirectory nodes() {
         return new NodeDirectory(this::remoteShell, Map.of("HOME", home().userHome().toString()));
     }
 
-    Prober prober() {
+    public Prober prober() {
         return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot()).withClaimsDirs(claimsDirs());
     }
 
@@ -132,7 +162,7 @@ final class Wiring implements AutoCloseable {
     }
 
     /** How long one node may take to answer one command: connect, authenticate, run. */
-    Duration nodeTimeout() {
+    public Duration nodeTimeout() {
         BasicConfig basic = config().basic();
         return Duration.ofSeconds(basic.connectTimeout() + basic.authTimeout() + basic.commandTimeout());
     }
@@ -142,7 +172,7 @@ final class Wiring implements AutoCloseable {
      * so a node whose key needs one fails with a message instead (ssh-agent holds such keys).
      * Call before the first SSH use.
      */
-    void withoutPrompts() {
+    public void withoutPrompts() {
         prompts = false;
     }
 
@@ -150,12 +180,12 @@ final class Wiring implements AutoCloseable {
      * Refuses every host key not in known_hosts, whatever {@code host_key_policy} says, so this
      * command never records one ({@code nvidb doctor} changes nothing). Call before the first SSH use.
      */
-    void withStrictHostKeys() {
+    public void withStrictHostKeys() {
         strictHostKeys = true;
     }
 
     /** The SSH layer's settings: timeouts, host-key policy and files from basic:, prompts on a terminal. */
-    SshSettings sshSettings() {
+    public SshSettings sshSettings() {
         BasicConfig basic = config().basic();
         PassphrasePrompt prompt = context.terminal() && prompts ? Wiring::askConsole : PassphrasePrompt.none();
         HostKeyPolicy policy = basic.hostKeyPolicy() == HostKeyPolicy.ACCEPT_NEW && !strictHostKeys
@@ -166,7 +196,7 @@ final class Wiring implements AutoCloseable {
     }
 
     /** What the SSH layer needs to know about a configured server. */
-    static SshTarget target(ServerConfig server) {
+    public static SshTarget target(ServerConfig server) {
         return new SshTarget(server.name(), server.hostname(), server.port(), server.username(),
                 SshAuth.valueOf(server.auth().name()), server.identityfile(), server.password(), server.proxyjump());
     }
@@ -177,7 +207,7 @@ final class Wiring implements AutoCloseable {
     }
 
     /** The process's SSH connections: one per node, opened on first use. */
-    SshPool sshPool() {
+    public SshPool sshPool() {
         if (pool == null) {
             pool = new SshPool(sshSettings());
         }
@@ -192,7 +222,7 @@ final class Wiring implements AutoCloseable {
      * Opens the queue this command works on: $NVIDB_HOME/queue.db or {@code --db-path}, with
      * the queue's nodes from queue.yml (or config.yml).
      */
-    Queue queue(QueueOptions options) {
+    public Queue queue(QueueChoice options) {
         return queue(options, null);
     }
 
@@ -201,28 +231,28 @@ final class Wiring implements AutoCloseable {
      * there is no database yet, nothing it names exists, so it fails with {@code missing} and
      * creates none (a wrong id changes nothing, not even a fresh home).
      */
-    Queue existingQueue(QueueOptions options, Supplier<UsageException> missing) {
+    public Queue existingQueue(QueueChoice options, Supplier<UsageException> missing) {
         return queue(options, missing);
     }
 
-    private Queue queue(QueueOptions options, Supplier<UsageException> missingWithoutDatabase) {
+    private Queue queue(QueueChoice options, Supplier<UsageException> missingWithoutDatabase) {
         if (queue != null) {
             return queue;
         }
         NvidbConfig loaded = config();
-        if (loaded.findRemote().isPresent() && !options.local && !ForwardedLine.forwardedHere(context.environment())) {
+        if (loaded.findRemote().isPresent() && !options.local() && !ForwardedLine.forwardedHere(context.environment())) {
             // Cli forwards every queue command line before it gets here; this one was not.
             throw new UsageException("queue.yml forwards queue commands to " + loaded.remote().host()
                     + ", and this command line was not forwarded", "pass --local to use this machine's queue");
         }
-        if (options.tick && options.noTick) {
+        if (options.tick() && options.noTick()) {
             throw new UsageException("give --tick or --no-tick, not both");
         }
         Path file = databaseFile(options);
         if (missingWithoutDatabase != null && !Files.exists(file)) {
             throw missingWithoutDatabase.get();
         }
-        String command = options.command == null ? "nvidb" : options.command.qualifiedName();
+        String command = options.commandName() == null ? "nvidb" : options.commandName();
         queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
                 Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()), command,
                 line -> context.err().println("nvidb: " + line));
@@ -230,19 +260,19 @@ final class Wiring implements AutoCloseable {
     }
 
     /** The queue database this command works on: {@code --db-path}, else $NVIDB_HOME/queue.db. */
-    Path databaseFile(QueueOptions options) {
-        return options.dbPath == null ? config().home().queueDb() : home().expand(options.dbPath);
+    public Path databaseFile(QueueChoice options) {
+        return options.dbPath() == null ? config().home().queueDb() : home().expand(options.dbPath());
     }
 
     /**
      * Brings the queue up to date before a command reads it: a tick, unless {@code --no-tick};
      * {@code --tick} forces one even if another ran moments ago.
      */
-    void refresh(Queue service, QueueOptions options, boolean byDefault) {
-        if (options.noTick || !byDefault && !options.tick) {
+    public void refresh(Queue service, QueueChoice options, boolean byDefault) {
+        if (options.noTick() || !byDefault && !options.tick()) {
             return;
         }
-        if (options.tick) {
+        if (options.tick()) {
             service.ticking().now();
         } else {
             service.ticking().ifDue();
@@ -250,10 +280,10 @@ final class Wiring implements AutoCloseable {
     }
 
     /**
-     * Marks the calling thread's command as the last of this process (only {@link Main} does:
+     * Marks the calling thread's command as the last of this process (only {@code cli.Main} does:
      * not a daemon's handed lines, nor tests running commands in-process).
      */
-    static void lastInProcess() {
+    public static void lastInProcess() {
         LAST_IN_PROCESS.set(true);
     }
 
@@ -264,13 +294,13 @@ final class Wiring implements AutoCloseable {
      * in the kernel takes 0.3 s longer to exit) ends their sessions, and each agent ends at the
      * end of its input, as after any lost connection. Returns this wiring.
      */
-    Wiring lastUse() {
+    public Wiring lastUse() {
         lastUse = true;
         return this;
     }
 
     /** {@code scope}, or one whose close leaves the agents to end with the process (see {@link #lastUse}). */
-    Ticking.AgentScope lasting(Ticking.AgentScope scope) {
+    public Ticking.AgentScope lasting(Ticking.AgentScope scope) {
         return ending() ? () -> { } : scope;
     }
 

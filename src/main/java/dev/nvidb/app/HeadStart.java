@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import dev.nvidb.queue.AgentHeadStart;
 import java.util.List;
@@ -16,10 +16,10 @@ import java.util.concurrent.FutureTask;
  * known; a line that turns out to be something else (a usage error, other options) closes it
  * unused, and so does {@link #close} when the command never asked.
  */
-final class HeadStart implements AutoCloseable {
+public final class HeadStart implements AutoCloseable {
 
     /** No head start: every command makes its own wiring. */
-    static final HeadStart NONE = new HeadStart(null);
+    public static final HeadStart NONE = new HeadStart(null);
 
     /** Options a waiting line may not have for the head start's guess to hold (it opens the default database, ticking). */
     private static final List<String> OTHER_QUEUE = List.of("--db-path", "--local", "--no-tick", "--remote", "-h",
@@ -33,7 +33,7 @@ final class HeadStart implements AutoCloseable {
     }
 
     /** Begins the head start when {@code args} is a line that waits for jobs; otherwise {@link #NONE}. */
-    static HeadStart begin(Context context, String[] args) {
+    public static HeadStart begin(Wiring.Front context, String[] args) {
         if (!waits(args)) {
             return NONE;
         }
@@ -49,7 +49,7 @@ final class HeadStart implements AutoCloseable {
      * {@code job wait …} on this machine's default queue, ticking: a cheap guess from the words,
      * which {@link #wiring} checks against the parsed options.
      */
-    static boolean waits(String[] args) {
+    public static boolean waits(String[] args) {
         List<String> words = new java.util.ArrayList<>();
         boolean waitOption = false;
         for (String arg : args) {
@@ -68,7 +68,7 @@ final class HeadStart implements AutoCloseable {
     }
 
     /** The wiring with the agents started, or null when there is nothing to start (the command then starts its own). */
-    private static Wiring prepare(Context context) {
+    private static Wiring prepare(Wiring.Front context) {
         Wiring wiring = new Wiring(context);
         try {
             if (wiring.beginAgents()) {
@@ -86,9 +86,9 @@ final class HeadStart implements AutoCloseable {
      * agents starting or started) when {@code options} are those it assumed, else a new one.
      * The caller closes what it gets.
      */
-    synchronized Wiring wiring(Context context, QueueOptions options) {
+    public synchronized Wiring wiring(Wiring.Front context, Wiring.QueueChoice options) {
         Wiring early = take();
-        boolean fits = options.dbPath == null && !options.local && !options.noTick;
+        boolean fits = options.dbPath() == null && !options.local() && !options.noTick();
         if (early != null && fits) {
             early.sayConfigWarnings();
             return early;

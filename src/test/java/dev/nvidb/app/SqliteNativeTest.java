@@ -1,8 +1,9 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.nvidb.app.SqliteNative;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
