@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.daemon.Handoff;
 import dev.nvidb.queue.Daemon;
 import dev.nvidb.remote.TerminalControl;
 import java.io.ByteArrayInputStream;

@@ -3,6 +3,7 @@ package dev.nvidb.cli;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.SqliteNative;
 import dev.nvidb.app.Wiring;
+import dev.nvidb.daemon.Handoff;
 import dev.nvidb.remote.ForwardedLine;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

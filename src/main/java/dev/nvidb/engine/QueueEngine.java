@@ -1,7 +1,10 @@
 package dev.nvidb.engine;
 
 import dev.nvidb.agent.ExitWatch;
+import dev.nvidb.daemon.DaemonLink;
+import dev.nvidb.daemon.DaemonServer;
 import dev.nvidb.error.NvidbException;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.ResidentAgents;
 import dev.nvidb.store.Database;

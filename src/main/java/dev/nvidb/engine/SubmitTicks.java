@@ -1,6 +1,8 @@
 package dev.nvidb.engine;
 
+import dev.nvidb.daemon.DaemonServer;
 import dev.nvidb.error.InterruptedByUser;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.node.ResidentAgents;
 import dev.nvidb.store.JobStore;
 import java.io.IOException;
@@ -29,7 +31,7 @@ import java.util.Set;
  * <p>A ticker takes a few tenths of a second to start (a JVM, the configuration, the database).
  * The submitter that starts one first writes a marker beside the database ({@link
  * #startingFile}); the ticker removes it once it serves the daemon's socket, or finds it cannot,
- * or ends. A command handed to the daemon ({@code cli.Handoff}) that finds the marker fresh and no
+ * or ends. A command handed to the daemon ({@link dev.nvidb.daemon.Handoff}) that finds the marker fresh and no
  * socket waits for the ticker instead of paying for a cold JVM of its own beside the one
  * starting.
  */

@@ -5,6 +5,7 @@ import dev.nvidb.agent.JobQuery;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.model.FailureClass;
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.node.Node;
 import dev.nvidb.node.NodeAnswer;
 import dev.nvidb.node.ProbeRound;

@@ -3,7 +3,7 @@ package dev.nvidb.queue;
 import dev.nvidb.agent.AgentScript;
 import dev.nvidb.config.FileTrust;
 import dev.nvidb.config.NvidbConfig;
-import dev.nvidb.engine.DaemonLink;
+import dev.nvidb.daemon.DaemonLink;
 import dev.nvidb.engine.QueueNodes;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.ResidentAgents;

@@ -1,9 +1,9 @@
 package dev.nvidb.queue;
 
-import dev.nvidb.engine.DaemonServer;
+import dev.nvidb.daemon.DaemonServer;
 import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.TickMode;
-import dev.nvidb.engine.TickReport;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.node.ResidentAgents;

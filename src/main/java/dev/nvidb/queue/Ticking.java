@@ -3,7 +3,7 @@ package dev.nvidb.queue;
 import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.SubmitTicks;
 import dev.nvidb.engine.TickMode;
-import dev.nvidb.engine.TickReport;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.node.ResidentAgents;
 import java.io.IOException;
 import java.time.Duration;

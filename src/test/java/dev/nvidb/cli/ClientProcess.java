@@ -2,6 +2,7 @@ package dev.nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nvidb.daemon.Handoff;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ final class ClientProcess {
 
     record Client(int code, String out, String err, String classes) {
         boolean handedOver() {
-            return !classes.contains("picocli.CommandLine ") && classes.contains("dev.nvidb.cli.Handoff ");
+            return !classes.contains("picocli.CommandLine ") && classes.contains("dev.nvidb.daemon.Handoff ");
         }
     }
 

@@ -2,7 +2,7 @@ package dev.nvidb.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.nvidb.engine.DaemonServer;
+import dev.nvidb.daemon.DaemonServer;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import dev.nvidb.cli.ClientProcess.Client;
+import dev.nvidb.daemon.Handoff;
 
 /**
  * Command lines handed to a running daemon ({@link Handoff}, {@link HandoffService}): a real

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.model.JobState;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.store.LeaseStore;
 import dev.nvidb.store.NodeStore;
 import dev.nvidb.testing.FakeNode;

@@ -7,6 +7,7 @@ import dev.nvidb.config.QueueConfig;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.model.Job;
 import dev.nvidb.model.JobSpec;
+import dev.nvidb.model.TickReport;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.store.Database;
 import dev.nvidb.store.Expected;

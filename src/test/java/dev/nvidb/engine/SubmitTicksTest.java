@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.nvidb.daemon.DaemonServer;
+import dev.nvidb.daemon.DaemonWire;
 import dev.nvidb.model.JobState;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

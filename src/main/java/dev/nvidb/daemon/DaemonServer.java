@@ -1,6 +1,7 @@
-package dev.nvidb.engine;
+package dev.nvidb.daemon;
 
 import dev.nvidb.error.InterruptedByUser;
+import dev.nvidb.model.TickReport;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;

@@ -1,5 +1,6 @@
-package dev.nvidb.engine;
+package dev.nvidb.daemon;
 
+import dev.nvidb.model.TickReport;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -29,10 +30,10 @@ import java.util.function.Function;
  *                            that {@link DaemonServer#serveCommands} installed
  * </pre>
  */
-final class DaemonWire {
+public final class DaemonWire {
 
     static final String WAKE = "wake";
-    /** A command line handed to the daemon to run in its warm JVM (the body: see cli's Handoff). */
+    /** A command line handed to the daemon to run in its warm JVM (the body: see {@link Handoff}). */
     static final String RUN = "run";
     static final String SYNC = "sync";
     static final String FRESH = "fresh";
@@ -45,7 +46,7 @@ final class DaemonWire {
     }
 
     /** The socket beside {@code database} ({@code queue.db} → {@code queue.db.daemon}). */
-    static Path socket(Path database) {
+    public static Path socket(Path database) {
         return database.toAbsolutePath().resolveSibling(database.getFileName() + ".daemon");
     }
 

@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.daemon;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -47,18 +47,18 @@ import java.util.Map;
  *                   runs nothing. So a line runs in exactly one place, however late "a" comes.
  * </pre>
  */
-final class Handoff {
+public final class Handoff {
 
     /** Set (to anything) to run every command in its own process. */
     static final String DISABLE = "NVIDB_NO_HANDOFF";
 
-    static final int VERSION = 2;
-    static final byte ACCEPTED = 'a';
-    static final byte GO = 'g';
-    static final byte REFUSED = 'n';
-    static final byte OUT = 'o';
-    static final byte ERR = 'e';
-    static final byte EXIT = 'x';
+    public static final int VERSION = 2;
+    public static final byte ACCEPTED = 'a';
+    public static final byte GO = 'g';
+    public static final byte REFUSED = 'n';
+    public static final byte OUT = 'o';
+    public static final byte ERR = 'e';
+    public static final byte EXIT = 'x';
 
     /** How long the daemon has to accept the line before this process runs it itself. */
     private static final long ACCEPT_TIMEOUT_MS = 5000;
@@ -83,7 +83,7 @@ final class Handoff {
      * Runs {@code args} in the daemon when it may; returns the exit code, or -1 when nothing ran
      * there and this process should run the command itself.
      */
-    static int attempt(String[] args, boolean terminal, PrintStream out, PrintStream err) {
+    public static int attempt(String[] args, boolean terminal, PrintStream out, PrintStream err) {
         Map<String, String> environment = System.getenv();
         if (terminal || environment.get(DISABLE) != null || !eligible(args)) {
             return -1;
@@ -162,7 +162,7 @@ final class Handoff {
     }
 
     /** Whether the line is one the daemon may run as this process would: see the class comment. */
-    static boolean eligible(String[] args) {
+    public static boolean eligible(String[] args) {
         int at = 0;
         while (at < args.length && (args[at].equals("--json") || args[at].equals("--verbose") || args[at].equals("--local"))) {
             at++;
@@ -229,7 +229,7 @@ final class Handoff {
      * This build's identity: where its code lives, with size and time. The daemon runs a line
      * only for a client of the same build.
      */
-    static String build() {
+    public static String build() {
         try {
             File code = new File(Handoff.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             // StringBuilder, not +: string concatenation would bootstrap method handles on this path.
@@ -263,7 +263,7 @@ final class Handoff {
         return bytes.toByteArray();
     }
 
-    static void string(DataOutputStream out, String value) throws IOException {
+    public static void string(DataOutputStream out, String value) throws IOException {
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         out.writeInt(bytes.length);
         out.write(bytes);

@@ -1,5 +1,6 @@
-package dev.nvidb.engine;
+package dev.nvidb.daemon;
 
+import dev.nvidb.model.TickReport;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;

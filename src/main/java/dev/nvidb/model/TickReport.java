@@ -1,4 +1,4 @@
-package dev.nvidb.engine;
+package dev.nvidb.model;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.List;
 public record TickReport(boolean ran, List<String> answered, List<String> failed, List<String> skipped,
                          List<Long> settled, List<Long> placed, Duration duration) {
 
-    static TickReport notRun() {
+    public static TickReport notRun() {
         return new TickReport(false, List.of(), List.of(), List.of(), List.of(), List.of(), Duration.ZERO);
     }
 }

@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
