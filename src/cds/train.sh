@@ -7,7 +7,7 @@
 #               only here: the production jar ships no SSH server)
 #   nvidb.jsa.path  the jar the archive was made for (a moved install's archive does not fit)
 #   nvidb-client.jsa  a small static archive of what a command handed to a running queue daemon
-#               loads (cli.Handoff: connect, send, relay), trained against a daemon started here;
+#               loads (daemon.Handoff: connect, send, relay), trained against a daemon started here;
 #               mapping the big archive costs such a command more than it saves
 #   native/     SQLite's JDBC native library for this machine, so no run extracts it to /tmp
 # A failure here is reported and leaves the build usable: bin/nvidb then runs without CDS.

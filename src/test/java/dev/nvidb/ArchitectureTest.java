@@ -74,7 +74,7 @@ class ArchitectureTest {
 
     /**
      * Which project packages each package may use (besides itself), as ARCHITECTURE.md's table
-     * says: dependencies point inward, {@code cli, tui → queue → engine and friends → scheduler,
+     * says: dependencies point inward, {@code cli → app → tui → queue → engine and friends → daemon, scheduler,
      * store, ssh, agent → model}. A package missing here fails {@link #everyPackageHasARow}.
      */
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
@@ -161,6 +161,53 @@ class ArchitectureTest {
             Set<String> allowed = MAY_USE.get(front);
             assertEquals(false, allowed.contains("store") || allowed.contains("engine"), front + " may use " + allowed);
         }
+    }
+
+    /**
+     * The classes of {@code cli} that are not picocli commands or options (they import no
+     * picocli), each with why it is the front end's own glue. Anything else that builds services
+     * belongs in {@code app}, the daemon's socket in {@code daemon}, forwarding's pure parts in
+     * {@code remote}.
+     */
+    private static final Map<String, String> CLI_GLUE = Map.ofEntries(
+            Map.entry("Main", "the process's entry: hands a line off or forwards it, else runs Cli"),
+            Map.entry("Context", "what a command gets from its process: environment, writers, streams"),
+            Map.entry("Streams", "Context's byte streams and the terminal's controls"),
+            Map.entry("ExitCodes", "how a command ended, as the process exit code (docs/exit-codes.md)"),
+            Map.entry("Terminal", "width and colour of the command edge's output"),
+            Map.entry("Render", "job lines and tables several commands print"),
+            Map.entry("Prompts", "questions a command asks a person on stderr and stdin"),
+            Map.entry("JobIds", "job ids as typed on the command line"),
+            Map.entry("Sizes", "sizes as typed in options (--vram)"),
+            Map.entry("ShellWords", "a command's words joined for display"),
+            Map.entry("ScriptDirectives", "#nvidb lines of a --script: options of job submit"),
+            Map.entry("SubmitAnswer", "a submit's answer true to what it stored when Ctrl-C lands"),
+            Map.entry("SubmitTicker", "starts the background ticker a submit leaves behind"),
+            Map.entry("JobWaiting", "what job wait and submit --wait show while waiting"),
+            Map.entry("Cleanup", "what the clean commands share"),
+            Map.entry("QueueNodesNotice", "the notice add, import and clean print about queue nodes"),
+            Map.entry("Forwarding", "runs a whole command line on the queue host, reporting through Cli, Context and ExitCodes"),
+            Map.entry("HandoffService", "runs a handed-over command line through Cli in the daemon's JVM"));
+
+    /** {@code cli} holds picocli commands and the front end's own glue ({@link #CLI_GLUE}), nothing else. */
+    @Test
+    void cliHoldsCommandsAndTheirGlueOnly() throws IOException {
+        List<String> strangers = new ArrayList<>();
+        Set<String> unseenGlue = new TreeSet<>(CLI_GLUE.keySet());
+        for (Path file : sources()) {
+            if (!packageOf(file).equals("cli")) {
+                continue;
+            }
+            String name = file.getFileName().toString().replace(".java", "");
+            unseenGlue.remove(name);
+            boolean picocli = Files.readAllLines(file).stream()
+                    .anyMatch(line -> line.startsWith("import picocli") || line.startsWith("import static picocli"));
+            if (!picocli && !CLI_GLUE.containsKey(name)) {
+                strangers.add(name);
+            }
+        }
+        assertEquals(List.of(), strangers, "move it to app, daemon or remote, or name it in CLI_GLUE with a reason");
+        assertEquals(Set.of(), unseenGlue, "CLI_GLUE names a class cli no longer has");
     }
 
     @Test
