@@ -18,9 +18,11 @@ public final class AgentScript {
     /** Marker the no-python3 branch prints before its nvidia-smi CSV output. */
     static final String SMI_MARKER = "#nvidb-smi-fallback";
 
-    private static final String GPU_QUERY = "index,uuid,pci.bus_id,name,memory.total,memory.used,memory.free,"
+    /** nvidia-smi's GPU fields in the no-python3 branch; the agent's own fallback asks for the same ({@code SMI_GPU_FIELDS}). */
+    static final String GPU_QUERY = "index,uuid,pci.bus_id,name,memory.total,memory.used,memory.free,"
             + "utilization.gpu,utilization.memory,temperature.gpu,power.draw,power.limit,driver_version";
-    private static final String APP_QUERY = "gpu_uuid,pid,process_name,used_memory";
+    /** nvidia-smi's process fields, as above ({@code SMI_APP_FIELDS}). */
+    static final String APP_QUERY = "gpu_uuid,pid,process_name,used_memory";
 
     /**
      * What python3 runs ({@code -c}, inside single quotes in a shell line, so none in it): it

@@ -18,7 +18,7 @@ import java.util.Map;
  */
 final class SmiCsvParser {
 
-    private static final int GPU_FIELDS = 13;
+    static final int GPU_FIELDS = 13;
 
     private SmiCsvParser() {
     }
