@@ -9,6 +9,7 @@ import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
+import dev.nvidb.daemon.DaemonLink;
 import dev.nvidb.queue.AgentHeadStart;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
@@ -105,7 +106,7 @@ public final class Wiring implements AutoCloseable {
      * queue commands go to another machine, or a daemon ticks). For {@link HeadStart}'s thread.
      */
     boolean beginAgents() {
-        agents = AgentHeadStart.begin(home().queueDb(), () -> {
+        agents = AgentHeadStart.begin(home().queueDb(), new DaemonLink(home().queueDb()), () -> {
             config = new ConfigLoader(home(), context.environment()).load();
             warningsOwed = true;
             if (config.findRemote().isPresent()) {
@@ -255,7 +256,7 @@ public final class Wiring implements AutoCloseable {
         String command = options.commandName() == null ? "nvidb" : options.commandName();
         queue = Queue.open(file, loaded, this::nodes, LocalHost.shortName(), nodeTimeout(),
                 Duration.ofSeconds(loaded.basic().connectTimeout() + loaded.basic().commandTimeout()), command,
-                line -> context.err().println("nvidb: " + line));
+                line -> context.err().println("nvidb: " + line), new DaemonLink(file));
         return queue;
     }
 

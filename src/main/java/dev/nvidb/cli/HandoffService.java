@@ -1,7 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.daemon.Handoff;
-import dev.nvidb.queue.Daemon;
+import dev.nvidb.daemon.DaemonServer;
 import dev.nvidb.remote.TerminalControl;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -21,7 +21,7 @@ import java.util.Map;
  * code back as frames. A line from another build, or one {@link Handoff#eligible} would not have
  * sent, is refused before anything runs (the client then runs it itself).
  */
-final class HandoffService implements Daemon.Commands {
+final class HandoffService implements DaemonServer.Commands {
 
     /** How long a client has to confirm a line after "accepted" before the daemon drops it. */
     private static final long CONFIRM_WITHIN_MS = 10_000;

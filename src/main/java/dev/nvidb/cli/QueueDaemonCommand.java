@@ -6,7 +6,7 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.QueueText;
-import dev.nvidb.queue.Daemon;
+import dev.nvidb.daemon.Daemon;
 import dev.nvidb.queue.DaemonPass;
 import dev.nvidb.queue.MaintenanceResult;
 import dev.nvidb.queue.Queue;
@@ -66,7 +66,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
                 // Stamped before the configuration is read: an edit made while it is read is seen later.
                 ConfigFiles files = new ConfigFiles(wiring.home().configYml(), wiring.home().queueYml());
                 Queue queue = wiring.queue(options);
-                Daemon daemon = noNotify ? queue.daemon() : queue.daemon(context.environment());
+                Daemon daemon = new Daemon(noNotify ? queue.passes() : queue.passes(context.environment()));
                 if (once) {
                     DaemonPass pass = daemon.pass();
                     print(pass, true);

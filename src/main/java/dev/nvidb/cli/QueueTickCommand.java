@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
+import dev.nvidb.daemon.SubmitTicks;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
@@ -47,7 +48,7 @@ final class QueueTickCommand implements Callable<Integer> {
         try (Wiring wiring = new Wiring(context)) {
             Queue queue = wiring.queue(options);
             if (background) {
-                queue.ticking().asSubmitTicker(SUBMIT_LINGER, HandoffService.warmedUp(context.environment()));
+                SubmitTicks.run(queue.passes(), SUBMIT_LINGER, HandoffService.warmedUp(context.environment()));
                 return ExitCodes.ok();
             }
             if (watch == null) {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.daemon.SubmitTicks;
 import dev.nvidb.queue.Ticking;
 import java.io.File;
 import java.io.IOException;
@@ -36,10 +37,10 @@ final class SubmitTicker {
      */
     static boolean ensure(Context context, Ticking ticking, boolean local) {
         String launcher = context.environment().get(LAUNCHER);
-        if (ticking.wakeDaemon() || !ticking.submitTickerIdle()) {
+        Path database = ticking.databaseFile();
+        if (ticking.wakeDaemon() || !SubmitTicks.idle(database)) {
             return true;
         }
-        Path database = ticking.databaseFile();
         // A shell that starts the ticker in the background and exits at once: a JVM whose child
         // is still alive takes tenths of a second longer to exit, which a submit would pay.
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c",
@@ -54,12 +55,17 @@ final class SubmitTicker {
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         builder.environment().putAll(context.environment());
-        ticking.markTickerStarting();
+        try {
+            // commands handed to the daemon meanwhile wait for the ticker rather than start a cold JVM beside it
+            SubmitTicks.markStarting(database);
+        } catch (IOException e) {
+            // those commands then run on their own, as without the marker
+        }
         try {
             builder.start();
             return true;
         } catch (IOException e) {
-            ticking.tickerNotStarting();
+            SubmitTicks.startOver(database);
             return false;
         }
     }

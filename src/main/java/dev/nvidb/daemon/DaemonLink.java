@@ -1,5 +1,6 @@
 package dev.nvidb.daemon;
 
+import dev.nvidb.engine.WarmPath;
 import dev.nvidb.model.TickReport;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * does not answer in time, one that answers nonsense) is "no daemon": the caller ticks itself,
  * exactly as without a daemon.
  */
-public final class DaemonLink {
+public final class DaemonLink implements WarmPath {
 
     private final Path database;
 
@@ -28,22 +29,18 @@ public final class DaemonLink {
         this.database = database.toAbsolutePath();
     }
 
-    /** True when a daemon may be serving (its socket exists); a cheap look before anything else. */
+    @Override
     public boolean present() {
         return Files.exists(DaemonWire.socket(database));
     }
 
-    /** Asks the daemon for a pass soon without waiting for it; true when a daemon took the request. */
+    @Override
     public boolean wake() {
         return ask(DaemonWire.WAKE, Duration.ofSeconds(2)).filter(lines -> lines.equals(List.of(DaemonWire.OK)))
                 .isPresent();
     }
 
-    /**
-     * The report of the daemon's next tick (one that starts after this call; with
-     * {@code current}, the one under way will do), waiting at most {@code timeout}; empty
-     * when no daemon answered, or its pass failed.
-     */
+    @Override
     public Optional<TickReport> sync(boolean current, Duration timeout) {
         return ask(current ? DaemonWire.FRESH : DaemonWire.SYNC, timeout)
                 .filter(lines -> !lines.isEmpty() && lines.get(0).startsWith(DaemonWire.DONE + " "))

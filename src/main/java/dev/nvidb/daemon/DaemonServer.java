@@ -2,6 +2,7 @@ package dev.nvidb.daemon;
 
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.model.TickReport;
+import dev.nvidb.queue.Passes;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -152,6 +153,21 @@ public final class DaemonServer implements AutoCloseable {
             }
             return requested > started;
         }
+    }
+
+    /** This server as the watch of a pass's tick: it answers the commands that asked for that pass. */
+    public Passes.TickWatch tickWatch() {
+        return new Passes.TickWatch() {
+            @Override
+            public long starting() {
+                return passStarting();
+            }
+
+            @Override
+            public void ended(long pass, TickReport report) {
+                tickEnded(pass, report);
+            }
+        };
     }
 
     /** A pass begins; returns its number, for {@link #tickEnded}. */

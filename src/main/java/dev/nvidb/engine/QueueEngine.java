@@ -1,8 +1,6 @@
 package dev.nvidb.engine;
 
 import dev.nvidb.agent.ExitWatch;
-import dev.nvidb.daemon.DaemonLink;
-import dev.nvidb.daemon.DaemonServer;
 import dev.nvidb.error.NvidbException;
 import dev.nvidb.model.TickReport;
 import dev.nvidb.node.Node;
@@ -34,22 +32,32 @@ public final class QueueEngine implements AutoCloseable {
     private final Clock clock;
     private final TickSettings settings;
     private final TickClient client;
-    private final DaemonLink daemon;
+    private final WarmPath daemon;
     /** True once this engine is a daemon's (serving the warm path or not): its ticks run here, never ask the socket. */
     private volatile boolean daemonItself;
 
+    /** An engine that never asks a daemon: every tick runs here. */
     public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings) {
-        this(database, nodes, clock, settings, TickClient.quiet());
+        this(database, nodes, clock, settings, TickClient.quiet(), WarmPath.NONE);
     }
 
-    /** @param client what this client runs and where its notices go while it waits for another's tick */
+    /** As below, never asking a daemon. */
     public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings, TickClient client) {
+        this(database, nodes, clock, settings, client, WarmPath.NONE);
+    }
+
+    /**
+     * @param client what this client runs and where its notices go while it waits for another's tick
+     * @param daemon the way to this database's daemon, asked for passes while one serves
+     */
+    public QueueEngine(Database database, QueueNodes nodes, Clock clock, TickSettings settings, TickClient client,
+                       WarmPath daemon) {
         this.database = database;
         this.nodes = nodes;
         this.clock = clock;
         this.settings = settings;
         this.client = client;
-        this.daemon = new DaemonLink(database.file());
+        this.daemon = daemon;
         nodes.identify(this::queueId);
     }
 
@@ -213,14 +221,13 @@ public final class QueueEngine implements AutoCloseable {
     }
 
     /**
-     * Makes this engine a daemon's and starts serving this database's warm path; empty when
-     * another daemon serves it (see {@link DaemonServer}).
+     * Makes this engine a daemon's (or a submit ticker's): from now on its ticks run here and
+     * never ask the socket, also in the second daemon of a database, which does not serve it
+     * (handing its ticks to the first would hold its passes, and its deliveries, behind the
+     * first's). Whoever calls this then tries to serve the socket itself.
      */
-    public Optional<DaemonServer> serveDaemon() {
-        // A daemon ticks itself, also the second one of a database (which does not serve): handing
-        // its ticks to the first would hold its passes (and its deliveries) behind the first's.
+    public void becomeDaemon() {
         daemonItself = true;
-        return DaemonServer.start(database.file());
     }
 
     private TickReport tick(TickMode mode, Duration minInterval) {

@@ -3,8 +3,8 @@ package dev.nvidb.queue;
 import dev.nvidb.agent.AgentScript;
 import dev.nvidb.config.FileTrust;
 import dev.nvidb.config.NvidbConfig;
-import dev.nvidb.daemon.DaemonLink;
 import dev.nvidb.engine.QueueNodes;
+import dev.nvidb.engine.WarmPath;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.node.ResidentAgents;
 import dev.nvidb.store.DatabaseInspection;
@@ -39,13 +39,13 @@ public final class AgentHeadStart implements AutoCloseable {
 
     /**
      * Starts the agents of the queue at {@code file} with nodes from the configuration
-     * {@code config} loads, as {@link Queue#open} would find them; empty when a daemon serves
+     * {@code config} loads, as {@link Queue#open} would find them; empty when {@code daemon} says a daemon serves
      * that database or {@code config} gives null (these commands go elsewhere). The database's
      * node rows are read on a second thread while {@code config} runs.
      */
-    public static Optional<AgentHeadStart> begin(Path file, Supplier<NvidbConfig> config,
+    public static Optional<AgentHeadStart> begin(Path file, WarmPath daemon, Supplier<NvidbConfig> config,
                                                  Supplier<NodeDirectory> directory, String localName, Clock clock) {
-        if (new DaemonLink(file).present()) {
+        if (daemon.present()) {
             return Optional.empty();
         }
         FileTrust.requireTrustedDatabase(file);
@@ -75,9 +75,9 @@ public final class AgentHeadStart implements AutoCloseable {
     }
 
     /** As above with a configuration already loaded. */
-    public static Optional<AgentHeadStart> begin(Path file, NvidbConfig config, Supplier<NodeDirectory> directory,
-                                                 String localName, Clock clock) {
-        return begin(file, () -> config, directory, localName, clock);
+    public static Optional<AgentHeadStart> begin(Path file, WarmPath daemon, NvidbConfig config,
+                                                 Supplier<NodeDirectory> directory, String localName, Clock clock) {
+        return begin(file, daemon, () -> config, directory, localName, clock);
     }
 
     /** The database these agents were started for. */

@@ -10,6 +10,7 @@ import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.QueueNodes;
 import dev.nvidb.engine.TickClient;
 import dev.nvidb.engine.TickSettings;
+import dev.nvidb.engine.WarmPath;
 import dev.nvidb.node.NodeDirectory;
 import dev.nvidb.store.Database;
 import java.nio.file.Path;
@@ -24,8 +25,8 @@ import java.util.function.Supplier;
  * {@link #control()} (cancel, requeue, priority, note, result, purge), {@link #waiting()},
  * {@link #logs()}, {@link #nodeAdmin()}, {@link #reading()} (jobs, status, events, alerts),
  * {@link #explaining()} ({@code job why}) and
- * {@link #ticking()}. This is the API every front end calls (the CLI now; the daemon, the remote
- * client and the TUIs later), and nothing below it: the answers are view records of this package.
+ * {@link #ticking()}, and {@link #passes()} for the daemon. This is the API every front end and
+ * the daemon call, and nothing below it: the answers are view records of this package.
  */
 public final class Queue implements AutoCloseable {
 
@@ -61,20 +62,22 @@ public final class Queue implements AutoCloseable {
      */
     public static Queue open(Path file, NvidbConfig config, Supplier<NodeDirectory> directory, String localName,
                              Duration nodeTimeout, Duration logTimeout) {
-        return open(file, config, directory, localName, nodeTimeout, logTimeout, "", null);
+        return open(file, config, directory, localName, nodeTimeout, logTimeout, "", null, WarmPath.NONE);
     }
 
     /**
      * As above, for a front end that tells who it is: {@code command} is recorded with this
      * client's tick lease, and {@code notices} gets one line when this client waits for another
-     * client's tick (whose, and since when).
+     * client's tick (whose, and since when); {@code daemon} is the way to this database's daemon,
+     * asked for passes while one serves ({@link WarmPath#NONE}: never).
      */
     public static Queue open(Path file, NvidbConfig config, Supplier<NodeDirectory> directory, String localName,
-                             Duration nodeTimeout, Duration logTimeout, String command, Consumer<String> notices) {
+                             Duration nodeTimeout, Duration logTimeout, String command, Consumer<String> notices,
+                             WarmPath daemon) {
         FileTrust.requireTrustedDatabase(file);
         QueueNodes nodes = new QueueNodes(config, directory, localName);
         QueueEngine engine = new QueueEngine(Database.open(file), nodes, Clock.systemUTC(),
-                new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout), new TickClient(command, notices));
+                new TickSettings(config.queue(), AgentScript.bundled(), nodeTimeout), new TickClient(command, notices), daemon);
         return new Queue(engine, logTimeout, Pause.sleeping(), config.home().alertsLog());
     }
 
@@ -119,22 +122,22 @@ public final class Queue implements AutoCloseable {
         return new Ticking(engine, pause);
     }
 
-    /** The daemon, ticking only (no alert delivery: {@code --no-notify}). */
-    public Daemon daemon() {
-        return new Daemon(engine, pause, null, new Maintenance(engine));
+    /** The daemon's passes, ticking only (no alert delivery: {@code --no-notify}). */
+    public Passes passes() {
+        return new Passes(engine, pause, null, new Maintenance(engine));
     }
 
     /**
-     * The daemon, delivering alerts on the channels of {@code queue.notify} after each tick.
+     * The daemon's passes, delivering alerts on the channels of {@code queue.notify} after each tick.
      *
      * @param environment the caller's environment: PATH for the desktop channel, passed on to the hook
      */
-    public Daemon daemon(Map<String, String> environment) {
+    public Passes passes(Map<String, String> environment) {
         QueueConfig config = engine.settings().queue();
         Delivering delivering = new Delivering(engine.database(),
                 Channels.of(config.notifications(), alertsLog, environment), config.notifications(), engine.clock(),
                 Duration.ofSeconds(config.backoffMaxSeconds()));
-        return new Daemon(engine, pause, delivering, new Maintenance(engine));
+        return new Passes(engine, pause, delivering, new Maintenance(engine));
     }
 
     /** Backups of the queue database ({@code queue backup}). */

@@ -1,11 +1,9 @@
 package dev.nvidb.queue;
 
 import dev.nvidb.engine.QueueEngine;
-import dev.nvidb.engine.SubmitTicks;
 import dev.nvidb.engine.TickMode;
 import dev.nvidb.model.TickReport;
 import dev.nvidb.node.ResidentAgents;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -96,49 +94,11 @@ public final class Ticking {
     }
 
     /**
-     * Runs as the background submit ticker: ticks until every job submitted so far is placed
-     * and none arrives for {@code linger}; returns at once when another ticker runs.
-     */
-    public int asSubmitTicker(Duration linger) {
-        return SubmitTicks.run(engine, linger);
-    }
-
-    /**
-     * As {@link #asSubmitTicker(Duration)}, running the command lines handed to the ticker
-     * meanwhile with {@code commands} (see {@link Daemon#serveCommands}).
-     */
-    public int asSubmitTicker(Duration linger, Daemon.Commands commands) {
-        return SubmitTicks.run(engine, linger, commands::serve);
-    }
-
-    /**
      * Asks the queue's daemon for a pass soon, without waiting: true when a daemon serves this
      * database and took the request (a submit then needs no ticker of its own).
      */
     public boolean wakeDaemon() {
         return engine.wakeDaemon();
-    }
-
-    /** True when no submit ticker runs for this queue's database, so a submitter should start one. */
-    public boolean submitTickerIdle() {
-        return SubmitTicks.idle(engine.database().file());
-    }
-
-    /**
-     * Marks a submit ticker as being started for this queue's database: commands handed to the
-     * daemon wait for it to serve the socket rather than start a cold JVM beside it. Best effort.
-     */
-    public void markTickerStarting() {
-        try {
-            SubmitTicks.markStarting(engine.database().file());
-        } catch (IOException e) {
-            // those commands then run on their own, as without the marker
-        }
-    }
-
-    /** Takes the marker back: the ticker could not be started. */
-    public void tickerNotStarting() {
-        SubmitTicks.startOver(engine.database().file());
     }
 
     /** The queue database's file, as a submit ticker started for it must be told. */

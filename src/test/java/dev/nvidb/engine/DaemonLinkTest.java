@@ -49,11 +49,22 @@ class DaemonLinkTest {
     private final AtomicInteger passes = new AtomicInteger();
     private final AtomicInteger clientNodesOpened = new AtomicInteger();
 
-    /** Starts a daemon loop as {@code queue.Daemon} runs it: wait for a request (or an hour), pass, answer. */
+    /** The way to the daemon of this test's database, as a command opening the queue gets it. */
+    private DaemonLink link() {
+        return new DaemonLink(dir.resolve("queue.db"));
+    }
+
+    /** Makes {@code engine} a daemon's and serves its database's socket, as {@code daemon.Daemon} does. */
+    private static Optional<DaemonServer> serve(QueueEngine engine) {
+        engine.becomeDaemon();
+        return DaemonServer.start(engine.database().file());
+    }
+
+    /** Starts a daemon loop as {@code daemon.Daemon} runs it: wait for a request (or an hour), pass, answer. */
     private void startDaemon() {
         cluster = new FakeCluster(dir, "gpu1");
-        QueueEngine engine = new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings);
-        server = engine.serveDaemon().orElseThrow();
+        QueueEngine engine = new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings, TickClient.quiet(), link());
+        server = serve(engine).orElseThrow();
         loop = new Thread(() -> {
             while (!stop.get()) {
                 if (!server.awaitRequest(Duration.ofHours(1))) {
@@ -82,7 +93,7 @@ class DaemonLinkTest {
                 throw new AssertionError("the command contacted a node itself");
             }, Map.of());
         }, "here");
-        return new QueueEngine(Database.open(dir.resolve("queue.db")), nodes, cluster.clock, cluster.settings);
+        return new QueueEngine(Database.open(dir.resolve("queue.db")), nodes, cluster.clock, cluster.settings, TickClient.quiet(), link());
     }
 
     @AfterEach
@@ -170,7 +181,7 @@ class DaemonLinkTest {
     void withoutADaemonTheCommandTicksItself() {
         cluster = new FakeCluster(dir, "gpu1");
         QueueEngine direct = new QueueEngine(Database.open(dir.resolve("queue.db")), cluster.queueNodes,
-                cluster.clock, cluster.settings);
+                cluster.clock, cluster.settings, TickClient.quiet(), link());
         try (direct) {
             assertFalse(direct.daemonPresent());
             assertFalse(direct.wakeDaemon());
@@ -187,12 +198,12 @@ class DaemonLinkTest {
         }
         assertTrue(Files.exists(socket));
         QueueEngine direct = new QueueEngine(Database.open(dir.resolve("queue.db")), cluster.queueNodes,
-                cluster.clock, cluster.settings);
+                cluster.clock, cluster.settings, TickClient.quiet(), link());
         try (direct) {
             assertTrue(direct.daemonPresent());
             assertFalse(direct.wakeDaemon(), "nobody listens");
             assertEquals(List.of("gpu1"), direct.tick(TickMode.FORCE).answered(), "it ticked itself");
-            Optional<DaemonServer> next = direct.serveDaemon();
+            Optional<DaemonServer> next = serve(direct);
             assertTrue(next.isPresent(), "the stale socket was replaced");
             next.get().close();
             assertFalse(Files.exists(socket), "a daemon that stops removes its socket");
@@ -205,7 +216,7 @@ class DaemonLinkTest {
         Path socket = DaemonWire.socket(dir.resolve("queue.db"));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
         try (QueueEngine second = client(); QueueEngine client = client()) {
-            assertTrue(second.serveDaemon().isEmpty(), "a second daemon does not take over the socket");
+            assertTrue(serve(second).isEmpty(), "a second daemon does not take over the socket");
             assertFalse(second.daemonPresent(), "and ticks itself rather than through the first");
             assertTrue(client.wakeDaemon(), "the first still answers");
         }
@@ -214,8 +225,8 @@ class DaemonLinkTest {
     @Test
     void aDaemonThatDoesNotAnswerCostsTheCommandOnlyItsTimeout() throws Exception {
         cluster = new FakeCluster(dir, "gpu1");
-        QueueEngine engine = new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings);
-        server = engine.serveDaemon().orElseThrow(); // serving, but no loop runs its passes
+        QueueEngine engine = new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings, TickClient.quiet(), link());
+        server = serve(engine).orElseThrow(); // serving, but no loop runs its passes
         long started = System.nanoTime();
         Optional<TickReport> report = new DaemonLink(dir.resolve("queue.db")).sync(false, Duration.ofMillis(300));
         assertTrue(report.isEmpty());

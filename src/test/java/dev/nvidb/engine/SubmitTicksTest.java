@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.nvidb.daemon.DaemonServer;
+import dev.nvidb.daemon.SubmitTicks;
 import dev.nvidb.daemon.DaemonWire;
 import dev.nvidb.model.JobState;
+import dev.nvidb.queue.Passes;
+import dev.nvidb.queue.Queue;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
@@ -24,8 +27,10 @@ class SubmitTicksTest {
     @TempDir
     Path dir;
 
-    private static QueueEngine queue(FakeCluster cluster) {
-        return new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings);
+    /** The passes of a queue over the cluster's engine, as {@code queue tick --background} hands them to the ticker. */
+    private static Passes queue(FakeCluster cluster) {
+        QueueEngine engine = new QueueEngine(cluster.database, cluster.queueNodes, cluster.clock, cluster.settings);
+        return new Queue(engine, Duration.ofSeconds(5), unused -> { }).passes(); // the ticker never pauses through it
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.QueueConfig;
 import dev.nvidb.config.ServerConfig;
+import dev.nvidb.daemon.DaemonLink;
 import dev.nvidb.engine.QueueEngine;
 import dev.nvidb.engine.QueueNodes;
 import dev.nvidb.engine.TickSettings;
@@ -63,7 +64,7 @@ class AgentHeadStartTest {
         }
         HomeSnapshot before = HomeSnapshot.of(home, null);   // the database by its bytes
 
-        try (AgentHeadStart early = AgentHeadStart.begin(file, config("a", "b", "c", "d"), this::directory, "here",
+        try (AgentHeadStart early = AgentHeadStart.begin(file, new DaemonLink(file), config("a", "b", "c", "d"), this::directory, "here",
                 clock).orElseThrow()) {
             awaitStarts(2);
             assertEquals(Map.of("a", 1, "d", 1), Map.copyOf(starts), "a (never failed) and d (back-off over): not the"
@@ -77,7 +78,7 @@ class AgentHeadStartTest {
     @Test
     void withoutADatabaseEveryNodeStartsAndNoFileIsCreated() throws Exception {
         Path file = home.resolve("nvidb/queue.db");
-        try (AgentHeadStart early = AgentHeadStart.begin(file, config("a", "b"), this::directory, "here",
+        try (AgentHeadStart early = AgentHeadStart.begin(file, new DaemonLink(file), config("a", "b"), this::directory, "here",
                 Clock.systemUTC()).orElseThrow()) {
             awaitStarts(2);
             assertEquals(Map.of("a", 1, "b", 1), Map.copyOf(starts));
@@ -90,7 +91,7 @@ class AgentHeadStartTest {
         Path file = home.resolve("nvidb/queue.db");
         Files.createDirectories(file.getParent());
         Files.createFile(Path.of(file + ".daemon"));   // the daemon's socket, as DaemonLink looks for it
-        assertTrue(AgentHeadStart.begin(file, config("a"), this::directory, "here", Clock.systemUTC()).isEmpty());
+        assertTrue(AgentHeadStart.begin(file, new DaemonLink(file), config("a"), this::directory, "here", Clock.systemUTC()).isEmpty());
         Thread.sleep(100);
         assertTrue(starts.isEmpty(), "the daemon's pass asks its own agents");
     }
@@ -99,7 +100,7 @@ class AgentHeadStartTest {
     void theCommandsQueueTakesTheAgentsOverInsteadOfStartingThemAgain() throws Exception {
         Path file = home.resolve("nvidb/queue.db");
         NvidbConfig config = config("a", "b");
-        AgentHeadStart early = AgentHeadStart.begin(file, config, this::directory, "here", Clock.systemUTC())
+        AgentHeadStart early = AgentHeadStart.begin(file, new DaemonLink(file), config, this::directory, "here", Clock.systemUTC())
                 .orElseThrow();
         awaitStarts(2);
         QueueConfig settings = config.queue();
@@ -118,7 +119,7 @@ class AgentHeadStartTest {
     @Test
     void aHeadStartForAnotherDatabaseIsClosedAndTheQueueStartsItsOwn() throws Exception {
         NvidbConfig config = config("a");
-        AgentHeadStart other = AgentHeadStart.begin(home.resolve("other.db"), config, this::directory, "here",
+        AgentHeadStart other = AgentHeadStart.begin(home.resolve("other.db"), new DaemonLink(home.resolve("other.db")), config, this::directory, "here",
                 Clock.systemUTC()).orElseThrow();
         awaitStarts(1);
         Path file = home.resolve("nvidb/queue.db");

@@ -42,7 +42,7 @@ class DaemonMaintenanceTest {
         try (FakeNodeQueue fixture = new FakeNodeQueue(dir.resolve("home"), dir.resolve("home/nvidb/queue.db"),
                 base -> with(base, new BackupConfig(true, 24, 2, backups), RetentionConfig.defaults()))) {
             fixture.submit("train");
-            Daemon daemon = fixture.queue.daemon();
+            Passes daemon = fixture.queue.passes();
 
             DaemonPass first = daemon.pass();
             assertTrue(first.ok(), first.toString());
@@ -71,7 +71,7 @@ class DaemonMaintenanceTest {
     @Test
     void aDisabledBackupIsNeverTaken() throws Exception {
         try (FakeNodeQueue fixture = new FakeNodeQueue(dir.resolve("home"), dir.resolve("home/nvidb/queue.db"))) {
-            DaemonPass pass = fixture.queue.daemon().pass();
+            DaemonPass pass = fixture.queue.passes().pass();
             assertNull(pass.maintenance().backup());
             assertFalse(Files.exists(fixture.queue.backups().directory()));
             assertNull(fixture.queue.reading().status(false, 0).storage().lastBackupAt());
@@ -84,7 +84,7 @@ class DaemonMaintenanceTest {
         Files.writeString(notAFolder, "a file where the backups folder should be");
         try (FakeNodeQueue fixture = new FakeNodeQueue(dir.resolve("home"), dir.resolve("home/nvidb/queue.db"),
                 base -> with(base, new BackupConfig(true, 24, 7, notAFolder), RetentionConfig.defaults()))) {
-            Daemon daemon = fixture.queue.daemon();
+            Passes daemon = fixture.queue.passes();
             DaemonPass failed = daemon.pass();
             assertNotNull(failed.tick(), "the tick ran");
             assertNotNull(failed.maintenance().backupError());

@@ -83,7 +83,7 @@ class DeliveringTest {
         }
 
         DaemonPass pass() {
-            return queue.daemon(env).pass();
+            return queue.passes(env).pass();
         }
 
         NotifyPass.Channel channel(DaemonPass pass, String name) {
@@ -153,7 +153,7 @@ class DeliveringTest {
     void withNoNotifyNothingIsDeliveredAndTheAlertsStayOwed() throws Exception {
         try (Fixture fixture = new Fixture("log: true\n")) {
             fixture.raise(1, "error");
-            DaemonPass pass = fixture.queue.daemon().pass();
+            DaemonPass pass = fixture.queue.passes().pass();
             assertNull(pass.delivery());
             assertEquals(List.of(), fixture.logLines());
             assertEquals(1, fixture.pass().delivery().delivered());

@@ -1,10 +1,8 @@
-package dev.nvidb.engine;
+package dev.nvidb.daemon;
 
-import dev.nvidb.daemon.DaemonServer;
 import dev.nvidb.error.InterruptedByUser;
-import dev.nvidb.model.TickReport;
-import dev.nvidb.node.ResidentAgents;
-import dev.nvidb.store.JobStore;
+import dev.nvidb.queue.Passes;
+import dev.nvidb.queue.Ticking;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -31,7 +29,7 @@ import java.util.Set;
  * <p>A ticker takes a few tenths of a second to start (a JVM, the configuration, the database).
  * The submitter that starts one first writes a marker beside the database ({@link
  * #startingFile}); the ticker removes it once it serves the daemon's socket, or finds it cannot,
- * or ends. A command handed to the daemon ({@link dev.nvidb.daemon.Handoff}) that finds the marker fresh and no
+ * or ends. A command handed to the daemon ({@link Handoff}) that finds the marker fresh and no
  * socket waits for the ticker instead of paying for a cold JVM of its own beside the one
  * starting.
  */
@@ -91,43 +89,32 @@ public final class SubmitTicks {
      * Ticks {@code queue} until it has placed every job submitted so far and none arrived during
      * {@code linger}. Returns the number of ticks run; 0 when another ticker holds the lock.
      */
-    public static int run(QueueEngine queue, Duration linger) {
+    public static int run(Passes queue, Duration linger) {
         return run(queue, linger, null);
     }
 
     /**
-     * As {@link #run(QueueEngine, Duration)}, and while the ticker holds its lock it serves the
+     * As {@link #run(Passes, Duration)}, and while the ticker holds its lock it serves the
      * database's daemon socket when no daemon does ({@link DaemonServer}: wake, passes on
      * request, and the burst's next command lines, run with {@code commands}; none when null).
      * The socket closes, and the lines under way finish, before the lock is released: a submit
      * the ticker ran is then seen by the check that follows.
      */
-    public static int run(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
+    public static int run(Passes queue, Duration linger, DaemonServer.Commands commands) {
         try {
-            return agentsKept(queue, linger, commands);
+            // A burst ticks once a second: an agent kept running on each node answers those ticks
+            // without a new SSH channel and Python start each time (the daemon's warm path, for as
+            // long as the ticker lives). The jobs it launched outlive it, as they outlive a daemon.
+            try (Ticking.AgentScope agents = queue.keepAgents()) {
+                return ticks(queue, linger, commands);
+            }
         } finally {
-            startOver(queue.database().file());
+            startOver(queue.database());
         }
     }
 
-    private static int agentsKept(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
-        if (queue.nodes().residents() != null) {
-            return ticks(queue, linger, commands);
-        }
-        // A burst ticks once a second: an agent kept running on each node answers those ticks
-        // without a new SSH channel and Python start each time (the daemon's warm path, for as
-        // long as the ticker lives). The jobs it launched outlive it, as they outlive a daemon.
-        try (ResidentAgents residents = new ResidentAgents(queue.settings().agent())) {
-            queue.nodes().keepAgents(residents);
-            return ticks(queue, linger, commands);
-        } finally {
-            queue.nodes().keepAgents(null);
-        }
-    }
-
-    private static int ticks(QueueEngine queue, Duration linger, DaemonServer.Commands commands) {
-        Path database = queue.database().file();
-        JobStore jobs = new JobStore(queue.database());
+    private static int ticks(Passes queue, Duration linger, DaemonServer.Commands commands) {
+        Path database = queue.database();
         int ticks = 0;
         long covered;
         do {
@@ -135,11 +122,14 @@ public final class SubmitTicks {
                 if (lock == null) {
                     return ticks;
                 }
-                covered = jobs.lastId();
+                covered = queue.lastJobId();
                 // While it lingers the ticker is the database's daemon (when none runs): commands
                 // wake it or ask it for passes, and hand it their lines, instead of paying cold
                 // SSH and a cold JVM each.
-                DaemonServer server = commands == null ? null : queue.serveDaemon().orElse(null);
+                DaemonServer server = null;
+                if (commands != null) {
+                    server = DaemonServer.start(queue.becomeDaemon()).orElse(null);
+                }
                 if (server != null) {
                     server.serveCommands(commands);
                 }
@@ -147,24 +137,16 @@ public final class SubmitTicks {
                 try {
                     while (true) {
                         long started = System.nanoTime();
-                        long pass = server == null ? 0 : server.passStarting();
-                        TickReport report = null;
-                        try {
-                            report = queue.tick(TickMode.FORCE);
-                        } finally {
-                            if (server != null) {
-                                server.tickEnded(pass, report);
-                            }
-                        }
+                        queue.tick(server == null ? Passes.TickWatch.NONE : server.tickWatch());
                         ticks++;
-                        Activity next = awaitActivity(server, jobs, covered, linger);
+                        Activity next = awaitActivity(server, queue, covered, linger);
                         if (next == Activity.NONE) {
                             break;
                         }
                         if (next == Activity.NEWER_JOB) {
                             sleepUntil(started + GAP.toNanos());
                         }
-                        covered = jobs.lastId();
+                        covered = queue.lastJobId();
                     }
                 } finally {
                     if (server != null) {
@@ -176,7 +158,7 @@ public final class SubmitTicks {
             }
             // A submit that found the lock still held just before it was released is ours, as
             // is one a handed line stored while the server drained.
-        } while (jobs.lastId() > covered);
+        } while (queue.lastJobId() > covered);
         return ticks;
     }
 
@@ -187,7 +169,7 @@ public final class SubmitTicks {
      * or a job newer than {@code covered} (a submit that did not wake us: the next pass keeps
      * the gap).
      */
-    private static Activity awaitActivity(DaemonServer server, JobStore jobs, long covered, Duration linger) {
+    private static Activity awaitActivity(DaemonServer server, Passes queue, long covered, Duration linger) {
         long deadline = System.nanoTime() + linger.toNanos();
         while (true) {
             if (server != null) {
@@ -197,7 +179,7 @@ public final class SubmitTicks {
             } else {
                 sleepUntil(System.nanoTime() + POLL.toNanos());
             }
-            if (jobs.lastId() > covered) {
+            if (queue.lastJobId() > covered) {
                 return Activity.NEWER_JOB;
             }
             if (System.nanoTime() >= deadline) {
