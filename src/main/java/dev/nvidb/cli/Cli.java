@@ -1,6 +1,8 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.HeadStart;
+import dev.nvidb.daemon.DaemonRequest;
+import dev.nvidb.daemon.Handoff;
 import dev.nvidb.output.Printable;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
@@ -72,6 +74,133 @@ public final class Cli {
             return interrupted;
         }
         return code;
+    }
+
+    /**
+     * Runs {@code given} in the queue's daemon when one runs and takes it ({@link Handoff}): the
+     * exit code, or -1 when this process runs the line itself. Not on a terminal (nothing to ask,
+     * no colours, no size), and only what {@link #handedRequest} makes a request of.
+     */
+    static int handOff(Context context, String[] given, java.io.PrintStream out, java.io.PrintStream err) {
+        if (context.terminal() || !Handoff.possible(context.environment())) {
+            return -1;
+        }
+        DaemonRequest request = handedRequest(context, given);
+        return request == null ? -1 : Handoff.attempt(request, context.environment(), out, err);
+    }
+
+    /**
+     * What the daemon would run for {@code given}, as the line's own parser reads it: a
+     * {@link HandedCommand}'s request, the words of a {@link HandedCommand.AsLine} command, or
+     * null (run it here): a line that does not parse, asks for help, names another database
+     * ({@code --db-path}) or is not text is run here, and reports its trouble here.
+     */
+    static DaemonRequest handedRequest(Context context, String[] given) {
+        if (notText(given) != null) {
+            return null;
+        }
+        try {
+            CommandLine root = CommandTree.forArgs(new ContextFactory(context), given);
+            root.setCaseInsensitiveEnumValuesAllowed(true);
+            ParseResult parsed = root.parseArgs(sharedOptionsAfterCommand(root, given));
+            ParseResult leaf = parsed;
+            for (ParseResult level = parsed; level != null; level = level.subcommand()) {
+                if (level.isUsageHelpRequested() || level.isVersionHelpRequested()) {
+                    return null;
+                }
+                leaf = level;
+            }
+            if (leaf.hasMatchedOption("--db-path")) {
+                return null; // a path relative to this directory, a database the daemon does not serve
+            }
+            Object command = leaf.commandSpec().userObject();
+            DaemonRequest request = command instanceof HandedCommand handed ? handed.handed(context, parsed.expandedArgs())
+                    : command instanceof HandedCommand.AsLine ? new DaemonRequest.Line(parsed.expandedArgs()) : null;
+            if (request instanceof DaemonRequest.Line line && line.args().stream().anyMatch(arg -> arg.startsWith("@"))) {
+                return null; // the daemon's parser would read it as an argument file, in its own directory
+            }
+            return request;
+        } catch (picocli.CommandLine.PicocliException | NvidbException e) {
+            return null; // run here, where the same trouble is reported
+        }
+    }
+
+    /**
+     * Why the daemon does not run {@code request} for a client, or null when it does: a line is
+     * run only when it is one {@link #handedRequest} would have sent as a line.
+     */
+    static String refusal(Context context, DaemonRequest request) {
+        if (request instanceof DaemonRequest.Line line) {
+            DaemonRequest again = handedRequest(context, line.args().toArray(String[]::new));
+            return again instanceof DaemonRequest.Line ? null : "not a command line the daemon runs";
+        }
+        return null;
+    }
+
+    /**
+     * Runs a request handed to the daemon ({@link #handOff}) as the command it came from: a line
+     * as a line, a typed request by its command, built as for the line {@code job ls} (its
+     * defaults, its spec) and given the request's values; failures are reported as a command's
+     * are (the same lines, the same exit codes).
+     */
+    static int runHanded(Context context, DaemonRequest request) {
+        if (request instanceof DaemonRequest.Line line) {
+            return run(context, line.args().toArray(String[]::new));
+        }
+        String[] words = words(request);
+        CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), words));
+        ParseResult parsed = commandLine.parseArgs(words);
+        ParseResult leaf = parsed;
+        while (leaf.hasSubcommand()) {
+            leaf = leaf.subcommand();
+        }
+        Object command = leaf.commandSpec().userObject();
+        ((HandedCommand) command).takeOver(request);
+        DaemonRequest.Options options = options(request);
+        int code;
+        try {
+            code = ((java.util.concurrent.Callable<?>) command).call() instanceof Integer exit ? exit : 0;
+        } catch (Exception e) {
+            code = handleFailure(context, e, parsed, options.json(), options.verbose());
+        }
+        int interrupted = ExitCodes.of(ExitCodes.Outcome.INTERRUPTED);
+        if (code != interrupted && Thread.currentThread().isInterrupted()) {
+            report(context, false, "interrupted", "interrupted", null);
+            return interrupted;
+        }
+        return code;
+    }
+
+    /** The command words a typed request comes from (with a wait's ids, which that line requires). */
+    private static String[] words(DaemonRequest request) {
+        if (request instanceof DaemonRequest.Submit) {
+            return new String[] {"job", "submit"};
+        }
+        if (request instanceof DaemonRequest.Status) {
+            return new String[] {"queue", "status"};
+        }
+        if (request instanceof DaemonRequest.ListJobs) {
+            return new String[] {"job", "ls"};
+        }
+        if (request instanceof DaemonRequest.Wait wait) {
+            List<String> words = new java.util.ArrayList<>(List.of("job", "wait"));
+            wait.ids().forEach(id -> words.add(Long.toString(id)));
+            return words.toArray(String[]::new);
+        }
+        throw new IllegalArgumentException("not a typed request: " + request);
+    }
+
+    private static DaemonRequest.Options options(DaemonRequest request) {
+        if (request instanceof DaemonRequest.Submit submit) {
+            return submit.options();
+        }
+        if (request instanceof DaemonRequest.Status status) {
+            return status.options();
+        }
+        if (request instanceof DaemonRequest.ListJobs list) {
+            return list.options();
+        }
+        return ((DaemonRequest.Wait) request).options();
     }
 
     /**

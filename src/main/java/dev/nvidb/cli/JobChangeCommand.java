@@ -68,7 +68,7 @@ abstract class JobChangeCommand implements Callable<Integer> {
     }
 
     @Command(name = "cancel", description = "Cancel jobs: pending ones never start, running ones are killed.")
-    static final class Cancel extends JobChangeCommand {
+    static final class Cancel extends JobChangeCommand implements HandedCommand.AsLine {
         Cancel(Context context) {
             super(context);
         }

@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
+import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.JobState;
 import dev.nvidb.queue.JobSelection;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb job ls",
                 "  nvidb job ls --active",
                 "  nvidb job ls --state failed,lost -n 20 --json"})
-final class JobLsCommand implements Callable<Integer> {
+final class JobLsCommand implements Callable<Integer>, HandedCommand {
 
     private final Context context;
 
@@ -56,6 +57,22 @@ final class JobLsCommand implements Callable<Integer> {
             }
             return ExitCodes.ok();
         }
+    }
+
+    @Override
+    public DaemonRequest handed(Context context, List<String> line) {
+        return new DaemonRequest.ListJobs(HandedCommand.options(options), List.copyOf(states()), node, limit, group);
+    }
+
+    @Override
+    public void takeOver(DaemonRequest request) {
+        DaemonRequest.ListJobs list = (DaemonRequest.ListJobs) request;
+        HandedCommand.takeOver(options, list.options());
+        states = list.states().stream().map(JobState::name).toList();
+        active = false;
+        node = list.node();
+        limit = list.limit();
+        group = list.group();
     }
 
     private Set<JobState> states() {

@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job result 12",
                 "  nvidb job result 12 --set '{\"loss\": 0.12}'"})
-final class JobResultCommand implements Callable<Integer> {
+final class JobResultCommand implements Callable<Integer>, HandedCommand.AsLine {
 
     private final Context context;
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
         footer = {"  nvidb job show 12",
                 "  nvidb job show 12 --logs 40",
                 "  nvidb job show 12 --reveal         also the values of HF_TOKEN and the like"})
-final class JobShowCommand implements Callable<Integer> {
+final class JobShowCommand implements Callable<Integer>, HandedCommand.AsLine {
 
     private final Context context;
 

@@ -2,6 +2,8 @@ package dev.nvidb.cli;
 
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.Wiring;
+import dev.nvidb.config.NvidbHome;
+import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.LocalHost;
@@ -34,7 +36,7 @@ import picocli.CommandLine.Parameters;
                 "  nvidb job submit --after 12 --node gpu-a -- ./eval.sh",
                 "  nvidb job submit --gpus 0 --wait -- make data        CPU only; exit as the job",
                 "  nvidb job submit --script run.sh --env SEED=3"})
-final class JobSubmitCommand implements Callable<Integer> {
+final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
 
     private final Context context;
     private final HeadStart headStart;
@@ -103,6 +105,9 @@ final class JobSubmitCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command after --: several words run exactly as given; a single word is run by the shell.")
     List<String> command = new ArrayList<>();
+
+    /** In the daemon: the job as the client's options and script made it ({@link #takeOver}). */
+    private SubmitRequest handedJob;
 
     JobSubmitCommand(Context context, HeadStart headStart) {
         this.context = context;
@@ -223,8 +228,36 @@ final class JobSubmitCommand implements Callable<Integer> {
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
+    /**
+     * A submit that does not wait goes to the daemon as the job it would store, built here: the
+     * script read and its {@code #nvidb} lines applied by this process, which can name the file.
+     * One with {@code --op-id} goes as its line (the replay of a recorded answer is the line's).
+     */
+    @Override
+    public DaemonRequest handed(Context context, List<String> line) {
+        if (waitForEnd || waitTimeout != null) {
+            return null;
+        }
+        if (operation.opId != null) {
+            return new DaemonRequest.Line(line);
+        }
+        NvidbHome home = NvidbHome.fromEnvironment(context.environment(), System.getProperty("user.home"));
+        return new DaemonRequest.Submit(HandedCommand.options(options), request(home));
+    }
+
+    @Override
+    public void takeOver(DaemonRequest request) {
+        DaemonRequest.Submit submit = (DaemonRequest.Submit) request;
+        HandedCommand.takeOver(options, submit.options());
+        handedJob = submit.job();
+    }
+
     private SubmitRequest request(Wiring wiring) {
-        String commandLine = commandLine(wiring);
+        return handedJob != null ? handedJob : request(wiring.home());
+    }
+
+    private SubmitRequest request(NvidbHome home) {
+        String commandLine = commandLine(home);
         long vramMb = vram == null ? 0 : Sizes.mebibytes(vram, "--vram");
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         String groupName = group != null ? group : context.environment().get("NVIDB_GROUP");
@@ -290,12 +323,12 @@ final class JobSubmitCommand implements Callable<Integer> {
         return environment;
     }
 
-    private String commandLine(Wiring wiring) {
+    private String commandLine(NvidbHome home) {
         if (script != null) {
             if (!command.isEmpty()) {
                 throw new UsageException("give either --script FILE or a command, not both");
             }
-            String contents = ForwardedLine.readScript(wiring.home().expand(script), script);
+            String contents = ForwardedLine.readScript(home.expand(script), script);
             applyDirectives(contents, script);
             return contents;
         }

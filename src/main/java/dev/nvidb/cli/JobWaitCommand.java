@@ -2,6 +2,7 @@ package dev.nvidb.cli;
 
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.Wiring;
+import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.error.Missing;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job wait 12",
                 "  nvidb job wait 12 13 --timeout 600 --logs 20"})
-final class JobWaitCommand implements Callable<Integer> {
+final class JobWaitCommand implements Callable<Integer>, HandedCommand {
 
     private final Context context;
     private final HeadStart headStart;
@@ -36,6 +37,22 @@ final class JobWaitCommand implements Callable<Integer> {
     JobWaitCommand(Context context, HeadStart headStart) {
         this.context = context;
         this.headStart = headStart;
+    }
+
+    /** Waits without a terminal in the daemon, whose ticks it would ask for anyway; Ctrl-C here stops it there. */
+    @Override
+    public DaemonRequest handed(Context context, List<String> line) {
+        return new DaemonRequest.Wait(HandedCommand.options(options), ids.stream().map(JobIds::parse).toList(), timeout,
+                logs);
+    }
+
+    @Override
+    public void takeOver(DaemonRequest request) {
+        DaemonRequest.Wait wait = (DaemonRequest.Wait) request;
+        HandedCommand.takeOver(options, wait.options());
+        ids = wait.ids().stream().map(String::valueOf).toList();
+        timeout = wait.timeoutSeconds();
+        logs = wait.logs();
     }
 
     @Override

@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
         footer = {"  nvidb job why 12",
                 "  nvidb job why 12 --no-tick        # from the database as it is",
                 "  nvidb job why 12 --json | jq '.blockers[].message'"})
-final class JobWhyCommand implements Callable<Integer> {
+final class JobWhyCommand implements Callable<Integer>, HandedCommand.AsLine {
 
     private final Context context;
 

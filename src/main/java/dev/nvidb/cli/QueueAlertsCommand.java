@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue alerts --detail",
                 "  nvidb queue ack --all"})
-final class QueueAlertsCommand implements Callable<Integer> {
+final class QueueAlertsCommand implements Callable<Integer>, HandedCommand.AsLine {
 
     private final Context context;
 

@@ -7,6 +7,7 @@ import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.QueueText;
 import dev.nvidb.daemon.Daemon;
+import dev.nvidb.daemon.HandedRequests;
 import dev.nvidb.queue.DaemonPass;
 import dev.nvidb.queue.MaintenanceResult;
 import dev.nvidb.queue.Queue;
@@ -59,7 +60,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
             throw new UsageException("queue daemon ticks; --no-tick makes no sense here", "leave out --no-tick");
         }
         Duration every = Duration.ofMillis(Math.round((interval == null ? DEFAULT_INTERVAL : interval) * 1000));
-        HandoffService handed = null;
+        HandedRequests handed = null;
         boolean announced = false;
         while (true) {
             try (Wiring wiring = new Wiring(context)) {

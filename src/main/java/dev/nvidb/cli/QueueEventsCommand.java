@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code nvidb queue events [--since ID] [--job ID]}: replay what happened, by cursor. */
 @Command(name = "events", description = "Replay queue events after a cursor (--since), for catching up.")
-final class QueueEventsCommand implements Callable<Integer> {
+final class QueueEventsCommand implements Callable<Integer>, HandedCommand.AsLine {
 
     private final Context context;
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code nvidb queue nodes [--procs] [--include-ignored]}: capacity, and the unmanaged work behind it. */
 @Command(name = "nodes", description = "Queue nodes with per-GPU budgets and the unmanaged work behind them.")
-final class QueueNodesCommand implements Callable<Integer> {
+final class QueueNodesCommand implements Callable<Integer>, HandedCommand.AsLine {
 
     private final Context context;
 

@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
+import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.keeper.Keeper;
 import dev.nvidb.keeper.KeeperState;
 import dev.nvidb.output.Json;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue status",
                 "  nvidb queue status --procs --recent 20"})
-final class QueueStatusCommand implements Callable<Integer> {
+final class QueueStatusCommand implements Callable<Integer>, HandedCommand {
 
     private final Context context;
 
@@ -37,6 +38,19 @@ final class QueueStatusCommand implements Callable<Integer> {
 
     QueueStatusCommand(Context context) {
         this.context = context;
+    }
+
+    @Override
+    public DaemonRequest handed(Context context, List<String> line) {
+        return new DaemonRequest.Status(HandedCommand.options(options), procs, recent);
+    }
+
+    @Override
+    public void takeOver(DaemonRequest request) {
+        DaemonRequest.Status status = (DaemonRequest.Status) request;
+        HandedCommand.takeOver(options, status.options());
+        procs = status.procs();
+        recent = status.recent();
     }
 
     @Override

@@ -16,51 +16,42 @@ import java.util.Map;
 /**
  * The client half of the warm path for the CLI itself: when the queue's daemon runs (or a submit
  * ticker, which serves the daemon's socket while it lingers after a burst of submits), a short,
- * non-interactive command line (the agents' {@code job submit}, {@code queue status --json},
- * {@code job ls}, …) is handed to it over its socket and runs in the daemon's warm JVM; this
- * process only relays the answer's bytes and exit code. A cold JVM that parses options, reads
- * YAML, opens SQLite and writes JSON spends most of half a second doing so; one that connects
- * and relays spends little more than its own start. Right after the submit that started a
- * ticker, before the ticker serves its socket, such a line waits for it (a marker the ticker
+ * non-interactive command (the agents' {@code job submit}, {@code queue status --json},
+ * {@code job ls}, {@code job wait}, …) is sent to it over its socket as a typed
+ * {@link DaemonRequest} and runs in the daemon's warm JVM; this process only relays the
+ * {@link DaemonReply}s: the output's bytes and the exit code. A cold JVM that reads YAML, opens
+ * SQLite and writes JSON spends most of half a second doing so; one that parses its line,
+ * connects and relays spends little more than its own start. Right after the submit that started
+ * a ticker, before the ticker serves its socket, a request waits for it (a marker the ticker
  * removes once it listens; see {@link #awaitStartingTicker}) rather than run a second cold JVM
  * beside the one starting.
  *
- * <p>Only what runs exactly as it would here is handed over: no terminal (nothing to ask, no
- * colours, no size), no stdin, nothing that names a file relative to this directory
- * ({@code --script}, {@code --db-path}, {@code @file}), nothing that waits or follows. The
- * daemon runs the line with this process's environment ({@code NVIDB_HOME} made absolute) and
- * only when it is the same build (the jar's path, size and time): after an upgrade a daemon
- * still running old code is not asked. Anything else, or any failure before the daemon has
- * accepted the line, and the command runs in this process as always; {@code NVIDB_NO_HANDOFF=1}
- * turns the handoff off.
- *
- * <p>Loads JDK classes only, and no lambdas: it runs before anything else in every command.
+ * <p>Which commands go, and as what, the command line's own parser decides ({@code cli.Handing});
+ * this class only carries the request. The daemon runs it with this process's environment
+ * ({@code NVIDB_HOME} made absolute) and only when it is the same build (the jar's path, size
+ * and time): after an upgrade a daemon still running old code is not asked. Any failure before
+ * the daemon has accepted the request, and the command runs in this process as always;
+ * {@code NVIDB_NO_HANDOFF=1} turns the handoff off.
  *
  * <pre>
- * client → daemon   "run\n", then: int version, build, int n, n arguments, int m, m (name, value)
- *                   (each string an int length and UTF-8 bytes)
- * daemon → client   frames: byte kind, int length, bytes; kinds: a accepted (the daemon will run
- *                   the line once confirmed), n refused (run it yourself; the reason), o stdout,
- *                   e stderr, x exit code (int)
- * client → daemon   after "a": the byte 'g' (go): from here the line is the daemon's; a client
- *                   that gave up first (no "a" in time, or Ctrl-C) closes instead, and the daemon
- *                   runs nothing. So a line runs in exactly one place, however late "a" comes.
+ * client → daemon   "run\n", then: int version, build, environment (int n, n (name, value)),
+ *                   the request ({@link DaemonRequest#write}); each string an int length and UTF-8
+ * daemon → client   {@link DaemonReply} frames: byte kind, int length, bytes
+ * client → daemon   after "accepted": the byte 'g' (go): from here the request is the daemon's; a
+ *                   client that gave up first (no "accepted" in time, or Ctrl-C) closes instead,
+ *                   and the daemon runs nothing. So a request runs in exactly one place, however
+ *                   late "accepted" comes. A client that closes while an interruptible request
+ *                   (a wait) runs stops it.
  * </pre>
  */
 public final class Handoff {
 
     /** Set (to anything) to run every command in its own process. */
-    static final String DISABLE = "NVIDB_NO_HANDOFF";
+    public static final String DISABLE = "NVIDB_NO_HANDOFF";
 
-    public static final int VERSION = 2;
-    public static final byte ACCEPTED = 'a';
-    public static final byte GO = 'g';
-    public static final byte REFUSED = 'n';
-    public static final byte OUT = 'o';
-    public static final byte ERR = 'e';
-    public static final byte EXIT = 'x';
+    public static final int VERSION = 3;
 
-    /** How long the daemon has to accept the line before this process runs it itself. */
+    /** How long the daemon has to accept the request before this process runs it itself. */
     private static final long ACCEPT_TIMEOUT_MS = 5000;
     /**
      * How long after a submit started the ticker a command waits for it to serve the socket: it
@@ -72,29 +63,36 @@ public final class Handoff {
     /** After Ctrl-C, how long the handed command has to finish and answer before this process exits 130. */
     private static final long ANSWER_AFTER_SIGNAL_MS = 10_000;
 
-    /** Options that read a local file, wait, or change what the daemon would open: such a line runs here. */
-    private static final String[] KEPT_HERE = {"--db-path", "--script", "--wait", "--wait-timeout", "--help", "-h",
-        "--version", "-V"};
-
     private Handoff() {
     }
 
     /**
-     * Runs {@code args} in the daemon when it may; returns the exit code, or -1 when nothing ran
-     * there and this process should run the command itself.
+     * Whether a daemon may take this process's commands: not turned off, and its socket (or a
+     * ticker starting that will serve it) beside the default queue database. A cheap look, made
+     * before the command line is parsed.
      */
-    public static int attempt(String[] args, boolean terminal, PrintStream out, PrintStream err) {
-        Map<String, String> environment = System.getenv();
-        if (terminal || environment.get(DISABLE) != null || !eligible(args)) {
-            return -1;
+    public static boolean possible(Map<String, String> environment) {
+        if (environment.get(DISABLE) != null) {
+            return false;
         }
         File home = nvidbHome(environment);
-        if (home == null) {
+        return home != null && (new File(home, "queue.db.daemon").exists()
+                || new File(home, "queue.db.ticker-starting").exists());
+    }
+
+    /**
+     * Runs {@code request} in the daemon of the default queue database when it takes it; returns
+     * the exit code, or -1 when nothing ran there and this process should run the command itself.
+     */
+    public static int attempt(DaemonRequest request, Map<String, String> environment, PrintStream out,
+                              PrintStream err) {
+        File home = nvidbHome(environment);
+        if (home == null || environment.get(DISABLE) != null) {
             return -1;
         }
-        byte[] request;
+        byte[] bytes;
         try {
-            request = request(args, environment);
+            bytes = envelope(request, environment);
         } catch (IOException e) {
             return -1;
         }
@@ -102,7 +100,7 @@ public final class Handoff {
         if (!socket.exists() && !awaitStartingTicker(new File(home, "queue.db.ticker-starting"), socket, TICKER_START_MS)) {
             return -1;
         }
-        return attempt(socket, request, out, err);
+        return attempt(socket, bytes, request.interruptible(), out, err);
     }
 
     /**
@@ -139,14 +137,14 @@ public final class Handoff {
         return socket.exists();
     }
 
-    private static int attempt(File socket, byte[] request, PrintStream out, PrintStream err) {
+    private static int attempt(File socket, byte[] request, boolean interruptible, PrintStream out, PrintStream err) {
         SocketChannel channel;
         try {
             channel = SocketChannel.open(StandardProtocolFamily.UNIX);
         } catch (IOException | UnsupportedOperationException e) {
             return -1;
         }
-        Relay relay = new Relay(channel, out, err);
+        Relay relay = new Relay(channel, interruptible, out, err);
         // From before the line is sent: a Ctrl-C before the line is confirmed makes sure it runs
         // nowhere (130); after, it waits for the daemon's answer. The daemon has ACCEPT_TIMEOUT_MS
         // from here to accept it.
@@ -160,49 +158,6 @@ public final class Handoff {
         }
         return relay.run();
     }
-
-    /** Whether the line is one the daemon may run as this process would: see the class comment. */
-    public static boolean eligible(String[] args) {
-        int at = 0;
-        while (at < args.length && (args[at].equals("--json") || args[at].equals("--verbose") || args[at].equals("--local"))) {
-            at++;
-        }
-        if (at + 1 >= args.length || !handed(args[at], args[at + 1])) {
-            return false;
-        }
-        boolean command = false;
-        for (String arg : args) {
-            if (arg.startsWith("@")) {
-                return false; // picocli reads @FILE relative to the working directory
-            }
-            if (command) {
-                continue;
-            }
-            if (arg.equals("--")) {
-                command = true;
-                continue;
-            }
-            for (String kept : KEPT_HERE) {
-                if (arg.startsWith(kept) && (arg.length() == kept.length() || arg.charAt(kept.length()) == '=')) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    private static boolean handed(String group, String verb) {
-        if (group.equals("job")) {
-            return verb.equals("submit") || verb.equals("ls") || verb.equals("show") || verb.equals("why")
-                    || verb.equals("cancel")
-                    || verb.equals("result");
-        }
-        if (group.equals("queue")) {
-            return verb.equals("status") || verb.equals("nodes") || verb.equals("alerts") || verb.equals("events");
-        }
-        return false;
-    }
-
 
     /** {@code $NVIDB_HOME} ({@code ~} expanded), else {@code ~/.nvidb}, absolute; as {@code NvidbHome} resolves it. */
     static File nvidbHome(Map<String, String> environment) {
@@ -240,7 +195,14 @@ public final class Handoff {
         }
     }
 
-    private static byte[] request(String[] args, Map<String, String> environment) throws IOException {
+    /** The bytes sent: the request line, this build, the environment ({@code NVIDB_HOME} absolute), the request. */
+    static byte[] envelope(DaemonRequest request, Map<String, String> environment) throws IOException {
+        return envelope(request, environment, build());
+    }
+
+    /** As above, as a client of {@code build} would send it (tests speak for other builds). */
+    public static byte[] envelope(DaemonRequest request, Map<String, String> environment, String build)
+            throws IOException {
         Map<String, String> sent = new LinkedHashMap<>(environment);
         if (environment.get("NVIDB_HOME") != null && !environment.get("NVIDB_HOME").isEmpty()) {
             sent.put("NVIDB_HOME", nvidbHome(environment).getPath()); // the daemon has another working directory
@@ -249,24 +211,11 @@ public final class Handoff {
         bytes.write("run\n".getBytes(StandardCharsets.US_ASCII));
         DataOutputStream body = new DataOutputStream(bytes);
         body.writeInt(VERSION);
-        string(body, build());
-        body.writeInt(args.length);
-        for (String arg : args) {
-            string(body, arg);
-        }
-        body.writeInt(sent.size());
-        for (Map.Entry<String, String> variable : sent.entrySet()) {
-            string(body, variable.getKey());
-            string(body, variable.getValue());
-        }
+        DaemonRequest.string(body, build);
+        DaemonRequest.map(body, sent);
+        DaemonRequest.write(body, request);
         body.flush();
         return bytes.toByteArray();
-    }
-
-    public static void string(DataOutputStream out, String value) throws IOException {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
     }
 
     private static void write(SocketChannel channel, byte[] bytes) throws IOException {
@@ -280,10 +229,13 @@ public final class Handoff {
      * Reads the daemon's frames and passes them on. A signal (Ctrl-C) while the command runs
      * does not cut it short: the process waits for its answer (a short command's, so a submit
      * still prints the job it stored) and exits with its code. A signal before this process
-     * confirmed the line ends the process with 130 and the line runs nowhere.
+     * confirmed the line ends the process with 130 and the line runs nowhere. An interruptible
+     * request (a wait) is different: a signal closes the connection, which stops it in the daemon,
+     * and the process ends with 130 at once.
      */
     private static final class Relay {
         private final SocketChannel channel;
+        private final boolean interruptible;
         private final PrintStream out;
         private final PrintStream err;
         private final Object lock = new Object();
@@ -294,8 +246,9 @@ public final class Handoff {
         private boolean signalled;
         private Integer code;
 
-        Relay(SocketChannel channel, PrintStream out, PrintStream err) {
+        Relay(SocketChannel channel, boolean interruptible, PrintStream out, PrintStream err) {
             this.channel = channel;
+            this.interruptible = interruptible;
             this.out = out;
             this.err = err;
         }
@@ -339,15 +292,15 @@ public final class Handoff {
                     }
                     byte kind = header.get(0);
                     int length = header.getInt(1);
-                    if (length < 0 || length > (1 << 24)) {
+                    if (length < 0 || length > DaemonReply.MAX_FRAME) {
                         break;
                     }
                     ByteBuffer payload = ByteBuffer.allocate(length);
                     if (!readFully(payload)) {
                         break;
                     }
-                    byte[] data = payload.array();
-                    if (kind == ACCEPTED) {
+                    DaemonReply reply = DaemonReply.of(kind, payload.array());
+                    if (reply instanceof DaemonReply.Accepted) {
                         synchronized (lock) {
                             if (gaveUp || !confirm()) {
                                 break; // too late, or Ctrl-C came first: the daemon runs nothing
@@ -356,15 +309,15 @@ public final class Handoff {
                             lock.notifyAll();
                         }
                     } else if (!accepted) {
-                        break; // refused, or not a server of this protocol: run the line here
-                    } else if (kind == OUT) {
-                        out.write(data, 0, data.length);
+                        break; // refused, or not a server of this protocol: run the command here
+                    } else if (reply instanceof DaemonReply.Out output) {
+                        out.write(output.bytes(), 0, output.bytes().length);
                         out.flush();
-                    } else if (kind == ERR) {
-                        err.write(data, 0, data.length);
+                    } else if (reply instanceof DaemonReply.Err output) {
+                        err.write(output.bytes(), 0, output.bytes().length);
                         err.flush();
-                    } else if (kind == EXIT && length == 4) {
-                        finish(payload.getInt(0));
+                    } else if (reply instanceof DaemonReply.Exit exit) {
+                        finish(exit.code());
                         return code;
                     }
                 }
@@ -374,6 +327,10 @@ public final class Handoff {
             synchronized (lock) {
                 if (!accepted) {
                     return notTaken();
+                }
+                if (signalled && interruptible) {
+                    ended = true;
+                    return 130; // Ctrl-C stopped the wait, here and in the daemon
                 }
             }
             close();
@@ -420,6 +377,11 @@ public final class Handoff {
                 public void run() {
                     synchronized (lock) {
                         signalled = !ended;
+                        if (interruptible && !ended) {
+                            gaveUp = true;
+                            close(); // the daemon stops the request; this process exits 130
+                            return;
+                        }
                         if (!accepted) {
                             gaveUp = true; // the line must not start anywhere now
                             close();
@@ -447,7 +409,7 @@ public final class Handoff {
         /** Tells the daemon to go ahead; false when the daemon can no longer be told. */
         private boolean confirm() {
             try {
-                ByteBuffer go = ByteBuffer.wrap(new byte[] {GO});
+                ByteBuffer go = ByteBuffer.wrap(new byte[] {DaemonReply.GO});
                 while (go.hasRemaining()) {
                     channel.write(go);
                 }

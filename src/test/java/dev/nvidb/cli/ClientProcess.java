@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A command run in a process of its own as bin/nvidb starts one (no terminal, stdin empty), its
  * class loading logged: whether the line was handed to a daemon or ticker ({@link Handoff}) is
- * read from what the client JVM loaded. One that ran the command itself loaded picocli.
+ * read from what the client JVM loaded. One that handed it over sent a request and relayed the
+ * answer ({@code Handoff$Relay}) and never opened the queue database (SQLite's driver).
  */
 final class ClientProcess {
 
@@ -26,7 +27,7 @@ final class ClientProcess {
 
     record Client(int code, String out, String err, String classes) {
         boolean handedOver() {
-            return !classes.contains("picocli.CommandLine ") && classes.contains("dev.nvidb.daemon.Handoff ");
+            return classes.contains("dev.nvidb.daemon.Handoff$Relay ") && !classes.contains("org.sqlite.");
         }
     }
 

@@ -27,10 +27,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import dev.nvidb.cli.ClientProcess.Client;
+import dev.nvidb.daemon.DaemonReply;
+import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.daemon.Handoff;
+import dev.nvidb.model.JobState;
 
 /**
- * Command lines handed to a running daemon ({@link Handoff}, {@link HandoffService}): a real
+ * Commands handed to a running daemon ({@link Handoff}, {@link HandoffService}): a real
  * {@code queue daemon} process and real client processes started as {@code bin/nvidb} starts
  * them. Whether a line was handed over is read from the client JVM's own class-loading log: a
  * client that ran the command itself loaded picocli; one that handed it over did not.
@@ -99,10 +102,11 @@ class HandoffTest {
         assertEquals(own.err(), missing.err());
         assertEquals("", missing.out());
 
+        // Bad input is found by the client's own parser before anything is sent, and reported here as ever.
         Client usage = client(env, "job", "ls", "--state", "sideways");
-        assertTrue(usage.handedOver(), usage.classes());
+        assertFalse(usage.handedOver(), usage.classes());
         assertEquals(2, usage.code(), usage.err());
-        assertTrue(usage.err().startsWith("nvidb: "), usage.err());
+        assertTrue(usage.err().startsWith("nvidb: unknown job state 'sideways'"), usage.err());
     }
 
     @Test
@@ -130,45 +134,107 @@ class HandoffTest {
 
     @Test
     void linesTheDaemonMustNotRunStayInTheClient() throws Exception {
-        Files.writeString(home.resolve("run.sh"), "true\n");
         for (List<String> line : List.of(
-                List.of("job", "submit", "--wait", "--gpus", "0", "--", "true"),     // waits
-                List.of("job", "submit", "--script", "run.sh", "--gpus", "0"),      // a file relative to here
+                List.of("job", "submit", "--wait", "--gpus", "0", "--", "true"),     // waits with its own agents
                 List.of("job", "ls", "--db-path", ".nvidb/queue.db", "--no-tick"),  // a database relative to here
-                List.of("job", "ls", "@args"),                                       // picocli reads @FILE from here
+                List.of("job", "show", "@missing"),                                  // the daemon would read @FILE in its directory
                 List.of("queue", "events", "--help"),
                 List.of("job", "logs", "1"))) {
             Client run = client(env, line.toArray(String[]::new));
             assertFalse(run.handedOver(), line + " was handed over");
         }
-        assertEquals(List.of(), List.of(Handoff.eligible(new String[] {"job", "--json", "ls"}) ? "job --json ls" : "")
-                .stream().filter(s -> !s.isEmpty()).toList(), "only leading shared options are skipped");
-        assertTrue(Handoff.eligible(new String[] {"--json", "job", "submit", "--", "python", "--wait", "@x"}) == false,
-                "an @ anywhere keeps the line here");
-        assertTrue(Handoff.eligible(new String[] {"--json", "job", "submit", "--", "python", "--wait"}),
-                "options of the job's own command are the job's");
+    }
+
+    /**
+     * What goes to the daemon is decided by the line's own parser, not by matching option names:
+     * shared options anywhere before the command's own, argument files expanded here, and the
+     * job's own words (even "--wait" or "@x") left to the job.
+     */
+    @Test
+    void theParserDecidesWhatIsHandedAndAsWhichRequest() throws Exception {
+        Context context = new Context(env, new java.io.PrintWriter(java.io.Writer.nullWriter()),
+                new java.io.PrintWriter(java.io.Writer.nullWriter()), false);
+        DaemonRequest list = Cli.handedRequest(context, new String[] {"job", "--json", "ls", "--active", "-n", "3"});
+        assertEquals(new DaemonRequest.ListJobs(new DaemonRequest.Options(true, false, false, false, false),
+                List.of(JobState.PENDING, JobState.RUNNING), null, 3, null), list);
+        DaemonRequest submit = Cli.handedRequest(context, new String[] {"--json", "job", "submit", "--gpus", "0", "--",
+                "python", "--wait", "@x"});
+        assertTrue(submit instanceof DaemonRequest.Submit, String.valueOf(submit));
+        assertEquals("python --wait @x", ((DaemonRequest.Submit) submit).job().command(), "the job's words are the job's");
+        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "submit", "--wait", "--", "true"}));
+        assertEquals(new DaemonRequest.Line(List.of("job", "show", "3", "--json")),
+                Cli.handedRequest(context, new String[] {"job", "show", "3", "--json"}));
+        assertEquals(new DaemonRequest.Line(List.of("job", "submit", "--op-id", "k1", "--", "true")),
+                Cli.handedRequest(context, new String[] {"job", "submit", "--op-id", "k1", "--", "true"}),
+                "an --op-id's replay is the line's");
+        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "ls", "--state", "sideways"}),
+                "bad input is reported here");
+    }
+
+    /** A --script file, read by the client (which can name it) and sent as the job. */
+    @Test
+    void aScriptIsReadHereAndItsJobRunsInTheDaemon() throws Exception {
+        Files.writeString(home.resolve("run.sh"), "#nvidb --gpus=0 --name scripted\necho from-the-script\n");
+        Client submit = client(env, "job", "submit", "--json", "--script", "run.sh");
+        assertTrue(submit.handedOver(), submit.classes());
+        assertEquals(0, submit.code(), submit.err());
+        JsonNode job = JSON.readTree(submit.out()).path("job");
+        assertEquals("scripted", job.path("name").asText(), submit.out());
+        assertEquals(0, client(env, "job", "wait", job.path("id").asText()).code());
+        Client logs = client(env, "job", "logs", job.path("id").asText(), "--no-tick");
+        assertEquals("from-the-script\n", logs.out(), logs.err());
+    }
+
+    /** A handed wait ends with its jobs' outcome; Ctrl-C ends it at once, here and in the daemon. */
+    @Test
+    void aHandedWaitAnswersWithTheOutcomeAndCtrlCStopsItInTheDaemon() throws Exception {
+        Client failing = client(env, "job", "submit", "--gpus", "0", "--", "sh", "-c", "exit 3");
+        Client waited = client(env, "job", "wait", failing.out().strip());
+        assertTrue(waited.handedOver(), waited.classes());
+        assertEquals(1, waited.code(), waited.out() + waited.err());
+        Client own = client(with("NVIDB_NO_HANDOFF", "1"), "job", "wait", failing.out().strip());
+        assertEquals(own.code(), waited.code());
+        assertEquals(withoutAges(own.out()), withoutAges(waited.out()));
+
+        org.junit.jupiter.api.Assumptions.assumeFalse(ExitCodesTest.sigintIgnored(ProcessHandle.current().pid()),
+                "SIGINT is ignored here (a background job of a non-interactive shell): the client would inherit that");
+        String sleeper = client(env, "job", "submit", "--gpus", "0", "--", "sleep", "120").out().strip();
+        ProcessBuilder builder = new ProcessBuilder(java(), "-cp", System.getProperty("java.class.path"),
+                "dev.nvidb.cli.Main", "job", "wait", sleeper).redirectInput(new File("/dev/null"));
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        try {
+            long deadline = System.nanoTime() + LIMIT.toNanos();
+            while (!threadNames(daemon.pid()).contains("handoff-hang-up")) {
+                assertTrue(System.nanoTime() < deadline && process.isAlive(), "the wait never reached the daemon");
+                Thread.sleep(20); // a poll with a deadline
+            }
+            new ProcessBuilder("kill", "-INT", String.valueOf(process.pid())).start().waitFor();
+            assertTrue(process.waitFor(10, TimeUnit.SECONDS), "Ctrl-C ends a handed wait at once");
+            assertEquals(130, process.exitValue());
+            while (threadNames(daemon.pid()).contains("daemon-client")) {
+                assertTrue(System.nanoTime() < deadline, "the daemon still waits for a client that is gone");
+                Thread.sleep(20); // a poll with a deadline
+            }
+        } finally {
+            process.destroyForcibly();
+        }
+        assertEquals("running", JSON.readTree(client(env, "job", "show", sleeper, "--json", "--no-tick").out())
+                .path("job").path("state").asText(), "the job itself goes on");
+        CliRun.run(env, "job", "cancel", sleeper);
     }
 
     @Test
     void aLineFromAnotherBuildIsRefusedBeforeAnythingRuns() throws Exception {
         try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             channel.connect(UnixDomainSocketAddress.of(home.resolve(".nvidb/queue.db.daemon")));
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            bytes.write("run\n".getBytes(StandardCharsets.US_ASCII));
-            DataOutputStream body = new DataOutputStream(bytes);
-            body.writeInt(Handoff.VERSION);
-            Handoff.string(body, "/elsewhere/nvidb.jar 1 2");
-            body.writeInt(4);
-            for (String arg : List.of("job", "submit", "--", "true")) {
-                Handoff.string(body, arg);
-            }
-            body.writeInt(0);
-            channel.write(ByteBuffer.wrap(bytes.toByteArray()));
+            channel.write(ByteBuffer.wrap(Handoff.envelope(submitTrue(), env, "/elsewhere/nvidb.jar 1 2")));
             ByteBuffer header = ByteBuffer.allocate(5);
             while (header.hasRemaining() && channel.read(header) >= 0) {
                 // read the first frame's header
             }
-            assertEquals(Handoff.REFUSED, header.get(0));
+            assertEquals(DaemonReply.REFUSED, header.get(0));
         }
         Client ls = client(env, "job", "ls", "--json", "--no-tick");
         assertEquals(0, JSON.readTree(ls.out()).path("jobs").size(), "nothing was submitted");
@@ -334,12 +400,12 @@ class HandoffTest {
     void aLineTheClientDoesNotConfirmRunsNowhere() throws Exception {
         try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             channel.connect(UnixDomainSocketAddress.of(home.resolve(".nvidb/queue.db.daemon")));
-            channel.write(ByteBuffer.wrap(request(Handoff.build(), "job", "submit", "--gpus", "0", "--", "true")));
+            channel.write(ByteBuffer.wrap(Handoff.envelope(submitTrue(), env, Handoff.build())));
             ByteBuffer header = ByteBuffer.allocate(5);
             while (header.hasRemaining() && channel.read(header) >= 0) {
                 // the first frame's header
             }
-            assertEquals(Handoff.ACCEPTED, header.get(0));
+            assertEquals(DaemonReply.ACCEPTED, header.get(0));
         } // closed without the go-ahead
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (threadNames(daemon.pid()).contains("daemon-client")) {
@@ -366,7 +432,7 @@ class HandoffTest {
                 try (SocketChannel connection = server.accept()) {
                     connection.read(ByteBuffer.allocate(1 << 16)); // the request
                     Thread.sleep(6000);                            // past the client's patience
-                    ByteBuffer accepted = ByteBuffer.allocate(5).put(Handoff.ACCEPTED).putInt(0).flip();
+                    ByteBuffer accepted = ByteBuffer.allocate(5).put(DaemonReply.ACCEPTED).putInt(0).flip();
                     try {
                         connection.write(accepted);
                     } catch (IOException closed) {
@@ -386,18 +452,10 @@ class HandoffTest {
         }
     }
 
-    private static byte[] request(String build, String... args) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        bytes.write("run\n".getBytes(StandardCharsets.US_ASCII));
-        DataOutputStream body = new DataOutputStream(bytes);
-        body.writeInt(Handoff.VERSION);
-        Handoff.string(body, build);
-        body.writeInt(args.length);
-        for (String arg : args) {
-            Handoff.string(body, arg);
-        }
-        body.writeInt(0);
-        return bytes.toByteArray();
+    /** {@code job submit --gpus 0 -- true} as this process's parser makes it a request. */
+    private DaemonRequest submitTrue() {
+        java.io.PrintWriter none = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        return Cli.handedRequest(new Context(env, none, none, false), new String[] {"job", "submit", "--gpus", "0", "--", "true"});
     }
 
     private Map<String, String> with(String name, String value) {
