@@ -187,7 +187,8 @@ class ArchitectureTest {
             Map.entry("Cleanup", "what the clean commands share"),
             Map.entry("QueueNodesNotice", "the notice add, import and clean print about queue nodes"),
             Map.entry("Forwarding", "runs a whole command line on the queue host, reporting through Cli, Context and ExitCodes"),
-            Map.entry("HandoffService", "runs a handed-over command line through Cli in the daemon's JVM"));
+            Map.entry("HandoffService", "runs the requests handed to the daemon through Cli, as the commands they came from"),
+            Map.entry("HandedCommand", "what a command the daemon may run makes of its parsed options, and takes back there"));
 
     /** {@code cli} holds picocli commands and the front end's own glue ({@link #CLI_GLUE}), nothing else. */
     @Test
