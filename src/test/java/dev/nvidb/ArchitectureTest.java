@@ -28,7 +28,7 @@ class ArchitectureTest {
             "reactor.", Set.of(),
             "com.fasterxml.jackson", Set.of("json", "output", "agent", "store", "alerts"),
             "java.sql", Set.of("sqlite", "store", "history"),
-            "org.sqlite", Set.of("sqlite", "history"),
+            "org.sqlite", Set.of("sqlite"),
             "org.yaml.snakeyaml", Set.of("config"),
             "org.jline", Set.of("tui", "cli"),
             "picocli", Set.of("cli"));
@@ -91,7 +91,7 @@ class ArchitectureTest {
             Map.entry("node", Set.of("ssh", "agent", "config", "model", "error")),
             Map.entry("monitor", Set.of("node", "ssh", "agent", "config", "model", "error")),
             Map.entry("alerts", Set.of("json", "store", "config", "model", "error")),
-            Map.entry("history", Set.of("monitor", "node", "model", "error")),
+            Map.entry("history", Set.of("sqlite", "monitor", "node", "model", "error")),
             Map.entry("daemon", Set.of("model", "error")),
             Map.entry("engine", Set.of("daemon", "monitor", "node", "ssh", "agent", "scheduler", "store", "config", "model", "error")),
             Map.entry("queue", Set.of("alerts", "daemon", "engine", "monitor", "node", "agent", "scheduler", "store", "config", "model", "error")),
