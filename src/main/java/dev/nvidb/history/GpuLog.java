@@ -1,24 +1,18 @@
 package dev.nvidb.history;
 
-import static dev.nvidb.history.LogSql.closeQuietly;
-import static dev.nvidb.history.LogSql.connect;
-import static dev.nvidb.history.LogSql.create;
-import static dev.nvidb.history.LogSql.emptyToNull;
-import static dev.nvidb.history.LogSql.failure;
-import static dev.nvidb.history.LogSql.filters;
-import static dev.nvidb.history.LogSql.nullableDouble;
-import static dev.nvidb.history.LogSql.nullableInt;
-import static dev.nvidb.history.LogSql.nullableLong;
-import static dev.nvidb.history.LogSql.prepare;
-import static dev.nvidb.history.LogSql.rollback;
-import static dev.nvidb.history.LogSql.setInt;
-import static dev.nvidb.history.LogSql.setLong;
+import static dev.nvidb.sqlite.Columns.doubleOrNull;
+import static dev.nvidb.sqlite.Columns.intOrNull;
+import static dev.nvidb.sqlite.Columns.longOrNull;
 
 import dev.nvidb.error.StoreException;
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;
 import dev.nvidb.model.NodeSnapshot;
 import dev.nvidb.model.ProbeResult;
+import dev.nvidb.sqlite.Columns;
+import dev.nvidb.sqlite.SqliteFile;
+import dev.nvidb.sqlite.Transactions;
+import dev.nvidb.sqlite.Wording;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -42,32 +36,39 @@ import java.util.Optional;
 public final class GpuLog implements AutoCloseable {
 
     private static final int PRUNE_BATCH = 5_000;
+    private static final Duration BUSY_TIMEOUT = Duration.ofSeconds(10);
 
     private final Path file;
-    private final Connection connection;
+    private final Transactions transactions;
     /** Ids and open process spans of what this log recorded, to write a sample in few statements. */
     private final SampleRows rows = new SampleRows();
 
-    private GpuLog(Path file, Connection connection) {
+    private GpuLog(Path file, Transactions transactions) {
         this.file = file;
-        this.connection = connection;
+        this.transactions = transactions;
+    }
+
+    /**
+     * How the GPU log words SQLite's failures: "cannot &lt;action&gt; in &lt;file&gt;: &lt;reason&gt;", a busy
+     * hint (a shared-cache or virtual-table lock included), and a damaged file as "not a readable GPU log".
+     */
+    private static Wording wording(Path file) {
+        return Wording.plain().in(file)
+                .busy("another process held the GPU log too long; try again", true)
+                .damaged(file + " is not a readable GPU log", "move it aside; 'nvidb log' starts a new one");
     }
 
     /** Opens the log at {@code file} for writing: creates it (and its folder) when missing, brings its schema up to date. */
     public static GpuLog open(Path file) {
         Path absolute = file.toAbsolutePath().normalize();
-        create(absolute);
-        Connection connection = connect(absolute);
-        try {
-            LogSchema.migrate(connection, absolute.toString());
-            return new GpuLog(absolute, connection);
-        } catch (SQLException e) {
-            closeQuietly(connection);
-            throw failure("open", absolute, e);
-        } catch (RuntimeException e) {
-            closeQuietly(connection);
-            throw e;
+        if (Files.isDirectory(absolute)) {
+            throw new StoreException(absolute + " is a directory, not a GPU log file",
+                    "give a file path, such as " + absolute.resolve("gpu_log.db"));
         }
+        SqliteFile.createOwnerOnly(absolute, "--db-path");
+        Wording wording = wording(absolute);
+        return new GpuLog(absolute, new Transactions(SqliteFile.open(absolute, BUSY_TIMEOUT, wording, "open",
+                connection -> LogSchema.migrate(connection, absolute, BUSY_TIMEOUT)), wording));
     }
 
     /** Opens an existing log for reading; a missing file, or one that is not a GPU log, is one clear error. */
@@ -80,17 +81,9 @@ public final class GpuLog implements AutoCloseable {
             throw new StoreException("cannot read the GPU log " + absolute + ": permission denied",
                     "check the file's owner and mode");
         }
-        Connection connection = connect(absolute);
-        try {
-            LogSchema.check(connection, absolute.toString());
-            return new GpuLog(absolute, connection);
-        } catch (SQLException e) {
-            closeQuietly(connection);
-            throw failure("open", absolute, e);
-        } catch (RuntimeException e) {
-            closeQuietly(connection);
-            throw e;
-        }
+        Wording wording = wording(absolute);
+        return new GpuLog(absolute, new Transactions(SqliteFile.open(absolute, BUSY_TIMEOUT, wording, "open",
+                connection -> LogSchema.check(connection, absolute)), wording));
     }
 
     /** The log's file. */
@@ -102,7 +95,7 @@ public final class GpuLog implements AutoCloseable {
 
     /** Starts a session and returns its id. */
     public synchronized long startSession(Instant at, Duration interval, String host, long pid, List<String> nodes) {
-        return write("start a session", () -> {
+        return write("start a session", connection -> {
             try (PreparedStatement insert = connection.prepareStatement(
                     "INSERT INTO sessions (started_at, interval_ms, host, pid, nodes) VALUES (?, ?, ?, ?, ?)",
                     Statement.RETURN_GENERATED_KEYS)) {
@@ -126,7 +119,7 @@ public final class GpuLog implements AutoCloseable {
      * without GPUs because of a node-level problem (no driver), is a sample with its failure.
      */
     public synchronized void record(long sessionId, ProbeResult result, Instant at) {
-        write("record a sample of " + result.node(), () -> {
+        write("record a sample of " + result.node(), connection -> {
             long nodeId = rows.nodeId(connection, result.node());
             NodeSnapshot snapshot = result.snapshot();
             String failure = result.failure() != null ? result.failure() : result.degraded() ? snapshot.error() : null;
@@ -168,7 +161,7 @@ public final class GpuLog implements AutoCloseable {
 
     /** Ends a session, saying why. */
     public synchronized void endSession(long sessionId, Instant at, String reason) {
-        write("end session " + sessionId, () -> {
+        write("end session " + sessionId, connection -> {
             try (PreparedStatement update = connection.prepareStatement(
                     "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE id = ? AND ended_at IS NULL")) {
                 update.setLong(1, at.toEpochMilli());
@@ -190,7 +183,7 @@ public final class GpuLog implements AutoCloseable {
         long removed = 0;
         long cut = cutoff.toEpochMilli();
         while (true) {
-            int batch = write("remove old samples", () -> {
+            int batch = write("remove old samples", connection -> {
                 try (PreparedStatement delete = connection.prepareStatement(
                         "DELETE FROM samples WHERE id IN (SELECT id FROM samples WHERE at < ? ORDER BY at LIMIT ?)")) {
                     delete.setLong(1, cut);
@@ -203,7 +196,7 @@ public final class GpuLog implements AutoCloseable {
                 break;
             }
         }
-        write("remove old sessions", () -> {
+        write("remove old sessions", connection -> {
             try (PreparedStatement spans = connection.prepareStatement("DELETE FROM process_spans WHERE last_seen < ?");
                  PreparedStatement sessions = connection.prepareStatement("DELETE FROM sessions WHERE started_at < ? AND id <> ?"
                          + " AND NOT EXISTS (SELECT 1 FROM samples WHERE samples.session_id = sessions.id)")) {
@@ -222,7 +215,7 @@ public final class GpuLog implements AutoCloseable {
 
     /** Every session, newest first. */
     public synchronized List<SessionView> sessions() {
-        return read("list sessions", () -> sessionsWhere("", null));
+        return read("list sessions", connection -> sessionsWhere(connection, "", null));
     }
 
     /** A session without an end: its process still writes, or was killed. */
@@ -231,7 +224,7 @@ public final class GpuLog implements AutoCloseable {
 
     /** The sessions that have not ended, oldest first. */
     public synchronized List<OpenSession> openSessions() {
-        return read("list open sessions", () -> {
+        return read("list open sessions", connection -> {
             List<OpenSession> open = new ArrayList<>();
             try (PreparedStatement select = connection.prepareStatement(
                     "SELECT id, host, pid FROM sessions WHERE ended_at IS NULL ORDER BY id");
@@ -246,7 +239,7 @@ public final class GpuLog implements AutoCloseable {
 
     /** One session. */
     public synchronized Optional<SessionView> session(long id) {
-        return read("read session " + id, () -> sessionsWhere("WHERE id = ?", id).stream().findFirst());
+        return read("read session " + id, connection -> sessionsWhere(connection, "WHERE id = ?", id).stream().findFirst());
     }
 
     /** GPU samples of a session, ordered by time, node and GPU. */
@@ -267,15 +260,15 @@ public final class GpuLog implements AutoCloseable {
         }
         sql.append(" ORDER BY s.at, n.name, g.gpu_index LIMIT ?");
         args.add(query.limit());
-        return read("read samples of session " + query.sessionId(), () -> {
+        return read("read samples of session " + query.sessionId(), connection -> {
             List<SampleRow> rows = new ArrayList<>();
             try (PreparedStatement select = prepare(connection, sql.toString(), args); ResultSet r = select.executeQuery()) {
                 while (r.next()) {
-                    Long powerDw = nullableLong(r, 11);
+                    Long powerDw = longOrNull(r, 11);
                     rows.add(new SampleRow(Instant.ofEpochMilli(r.getLong(1)), r.getString(2), r.getInt(3), r.getString(4),
-                            emptyToNull(r.getString(5)), nullableInt(r, 6), nullableInt(r, 7), nullableLong(r, 8),
-                            nullableLong(r, 9), nullableInt(r, 10), powerDw == null ? null : powerDw / 10.0,
-                            nullableDouble(r, 12), r.getInt(13)));
+                            emptyToNull(r.getString(5)), intOrNull(r, 6), intOrNull(r, 7), longOrNull(r, 8),
+                            longOrNull(r, 9), intOrNull(r, 10), powerDw == null ? null : powerDw / 10.0,
+                            doubleOrNull(r, 12), r.getInt(13)));
                 }
             }
             return rows;
@@ -289,7 +282,7 @@ public final class GpuLog implements AutoCloseable {
         List<Object> args = new ArrayList<>(List.of(sessionId));
         filters(sql, args, node, null, null);
         sql.append(" ORDER BY s.at, n.name");
-        return read("read failures of session " + sessionId, () -> {
+        return read("read failures of session " + sessionId, connection -> {
             List<NodeFailure> rows = new ArrayList<>();
             try (PreparedStatement select = prepare(connection, sql.toString(), args); ResultSet r = select.executeQuery()) {
                 while (r.next()) {
@@ -314,13 +307,13 @@ public final class GpuLog implements AutoCloseable {
             args.add(node);
         }
         sql.append(" ORDER BY p.first_seen, n.name, g.gpu_index, p.pid");
-        return read("read processes of session " + sessionId, () -> {
+        return read("read processes of session " + sessionId, connection -> {
             List<ProcessSpan> rows = new ArrayList<>();
             try (PreparedStatement select = prepare(connection, sql.toString(), args); ResultSet r = select.executeQuery()) {
                 while (r.next()) {
                     rows.add(new ProcessSpan(r.getString(1), r.getInt(2), r.getLong(3), r.getString(4), r.getString(5),
                             r.getString(6), Instant.ofEpochMilli(r.getLong(7)), Instant.ofEpochMilli(r.getLong(8)),
-                            nullableLong(r, 9), nullableLong(r, 10)));
+                            longOrNull(r, 9), longOrNull(r, 10)));
                 }
             }
             return rows;
@@ -329,18 +322,12 @@ public final class GpuLog implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        try {
-            if (!connection.isClosed()) {
-                connection.close();
-            }
-        } catch (SQLException e) {
-            throw failure("close", file, e);
-        }
+        transactions.close("close");
     }
 
     // ---------------------------------------------------------------- internals
 
-    private List<SessionView> sessionsWhere(String where, Long id) throws SQLException {
+    private static List<SessionView> sessionsWhere(Connection connection, String where, Long id) throws SQLException {
         List<SessionView> sessions = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement("SELECT id, started_at, ended_at, interval_ms, host,"
                 + " nodes, end_reason, samples, failures FROM sessions " + where + " ORDER BY started_at DESC, id DESC")) {
@@ -349,7 +336,7 @@ public final class GpuLog implements AutoCloseable {
             }
             try (ResultSet r = select.executeQuery()) {
                 while (r.next()) {
-                    Long ended = nullableLong(r, 3);
+                    Long ended = longOrNull(r, 3);
                     String nodes = r.getString(6);
                     sessions.add(new SessionView(r.getLong(1), Instant.ofEpochMilli(r.getLong(2)),
                             ended == null ? null : Instant.ofEpochMilli(ended), Duration.ofMillis(r.getLong(4)),
@@ -361,41 +348,45 @@ public final class GpuLog implements AutoCloseable {
         return sessions;
     }
 
-    private interface Work<T> {
-        T run() throws SQLException;
-    }
-
-    private <T> T write(String action, Work<T> work) {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("BEGIN IMMEDIATE");
-            boolean committed = false;
-            try {
-                T result = work.run();
-                statement.execute("COMMIT");
-                committed = true;
-                return result;
-            } finally {
-                if (!committed) {
-                    rollback(statement);
-                    // A rolled-back transaction may have written ids the caches now hold.
-                    rows.forgetIds();
-                }
+    /** A write transaction; when it rolls back, ids it wrote may be gone, so the caches forget them. */
+    private <T> T write(String action, Transactions.Work<T> work) {
+        boolean committed = false;
+        try {
+            T result = transactions.write(action, work);
+            committed = true;
+            return result;
+        } finally {
+            if (!committed) {
+                rows.forgetIds();
             }
-        } catch (SQLException e) {
-            throw failure(action, file, e);
         }
     }
 
-    private <T> T read(String action, Work<T> work) {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("BEGIN");
-            try {
-                return work.run();
-            } finally {
-                rollback(statement);
-            }
-        } catch (SQLException e) {
-            throw failure(action, file, e);
+    private <T> T read(String action, Transactions.Work<T> work) {
+        return transactions.read(action, work);
+    }
+
+    private static void filters(StringBuilder sql, List<Object> args, String node, Instant from, Instant to) {
+        if (node != null) {
+            sql.append(" AND n.name = ?");
+            args.add(node);
         }
+        if (from != null) {
+            sql.append(" AND s.at >= ?");
+            args.add(from.toEpochMilli());
+        }
+        if (to != null) {
+            sql.append(" AND s.at < ?");
+            args.add(to.toEpochMilli());
+        }
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql, List<Object> args) throws SQLException {
+        return Columns.bind(connection.prepareStatement(sql), args.toArray());
+    }
+
+    /** The GPU's UUID column: '' when the driver reported none. */
+    private static String emptyToNull(String text) {
+        return text == null || text.isEmpty() ? null : text;
     }
 }

@@ -1,10 +1,12 @@
 package dev.nvidb.history;
 
 import dev.nvidb.error.StoreException;
+import dev.nvidb.sqlite.Migrator;
+import dev.nvidb.sqlite.Schema;
+import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -94,79 +96,46 @@ final class LogSchema {
     /** The schema version this build writes. */
     static final int CURRENT_VERSION = STEPS.size();
 
+    /** The GPU log's schema for the base: its steps, its mark, and its refusals. */
+    private static final Schema SCHEMA = new Schema() {
+        @Override
+        public List<String> steps() {
+            return STEPS;
+        }
+
+        @Override
+        public int applicationId() {
+            return APPLICATION_ID;
+        }
+
+        @Override
+        public StoreException newer(Path file, int version) {
+            return new StoreException(file + " was written by a newer nvidb (GPU log schema " + version
+                    + ", this one reads up to " + CURRENT_VERSION + ")", "upgrade nvidb to read it");
+        }
+
+        @Override
+        public StoreException foreign(Path file) {
+            return new StoreException(file + " is not a GPU log (it is another SQLite database)",
+                    "point --db-path at the file 'nvidb log' writes (default ~/.nvidb/gpu_log.db)");
+        }
+    };
+
     private LogSchema() {
     }
 
-    /** Creates or upgrades the schema of a file opened for writing. */
-    static void migrate(Connection connection, String shown) throws SQLException {
-        int version = userVersion(connection);
-        if (version == CURRENT_VERSION && applicationId(connection) == APPLICATION_ID) {
-            return;
-        }
-        refuseForeign(connection, shown, version);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("PRAGMA journal_mode=WAL");
-            statement.execute("BEGIN IMMEDIATE");
-            boolean committed = false;
-            try {
-                version = userVersion(connection);
-                refuseForeign(connection, shown, version);
-                for (int step = version; step < CURRENT_VERSION; step++) {
-                    statement.executeUpdate(STEPS.get(step));
-                }
-                statement.execute("PRAGMA application_id = " + APPLICATION_ID);
-                statement.execute("PRAGMA user_version = " + CURRENT_VERSION);
-                statement.execute("COMMIT");
-                committed = true;
-            } finally {
-                if (!committed) {
-                    statement.execute("ROLLBACK");
-                }
-            }
-        }
+    /**
+     * Creates or upgrades the schema of a file opened for writing ({@link Migrator#migrate}): a
+     * single {@code journal_mode=WAL} before the first step, its answer not checked.
+     */
+    static void migrate(Connection connection, Path file, Duration busyTimeout) throws SQLException {
+        Migrator.migrate(connection, file, SCHEMA, Migrator.WalSwitch.ONCE, busyTimeout);
     }
 
     /** Checks that an existing file opened for reading is a GPU log this build can read. */
-    static void check(Connection connection, String shown) throws SQLException {
-        int version = userVersion(connection);
-        refuseForeign(connection, shown, version);
-        if (version == 0) {
-            throw new StoreException(shown + " is not a GPU log (it is empty)", "run 'nvidb log' to start one");
-        }
-    }
-
-    private static void refuseForeign(Connection connection, String shown, int version) throws SQLException {
-        int id = applicationId(connection);
-        boolean empty = version == 0 && id == 0 && !hasTables(connection);
-        if (!empty && id != APPLICATION_ID) {
-            throw new StoreException(shown + " is not a GPU log (it is another SQLite database)",
-                    "point --db-path at the file 'nvidb log' writes (default ~/.nvidb/gpu_log.db)");
-        }
-        if (version > CURRENT_VERSION) {
-            throw new StoreException(shown + " was written by a newer nvidb (GPU log schema " + version
-                    + ", this one reads up to " + CURRENT_VERSION + ")", "upgrade nvidb to read it");
-        }
-    }
-
-    private static boolean hasTables(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT count(*) FROM sqlite_master")) {
-            return rows.next() && rows.getInt(1) > 0;
-        }
-    }
-
-    private static int userVersion(Connection connection) throws SQLException {
-        return pragma(connection, "user_version");
-    }
-
-    private static int applicationId(Connection connection) throws SQLException {
-        return pragma(connection, "application_id");
-    }
-
-    private static int pragma(Connection connection, String name) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
-            return rows.next() ? rows.getInt(1) : 0;
+    static void check(Connection connection, Path file) throws SQLException {
+        if (Migrator.check(connection, file, SCHEMA) == 0) {
+            throw new StoreException(file + " is not a GPU log (it is empty)", "run 'nvidb log' to start one");
         }
     }
 }

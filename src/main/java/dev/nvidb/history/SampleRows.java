@@ -1,8 +1,8 @@
 package dev.nvidb.history;
 
-import static dev.nvidb.history.LogSql.setDouble;
-import static dev.nvidb.history.LogSql.setInt;
-import static dev.nvidb.history.LogSql.setLong;
+import static dev.nvidb.sqlite.Columns.setDouble;
+import static dev.nvidb.sqlite.Columns.setInt;
+import static dev.nvidb.sqlite.Columns.setLong;
 
 import dev.nvidb.model.GpuProcess;
 import dev.nvidb.model.GpuSnapshot;

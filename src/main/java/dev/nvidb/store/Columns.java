@@ -1,77 +1,12 @@
 package dev.nvidb.store;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Types;
-import java.time.Instant;
-
-/** Null-aware reading and binding of the column types the stores use (epoch-millisecond times, nullable numbers). */
-final class Columns {
+/**
+ * The base's null-aware column helpers ({@link dev.nvidb.sqlite.Columns}: epoch-millisecond
+ * times, nullable numbers, {@code bind}, {@code update}, {@code queryLong}) under the name the
+ * stores and their tests call them by.
+ */
+final class Columns extends dev.nvidb.sqlite.Columns {
 
     private Columns() {
-    }
-
-    static Instant instant(ResultSet rows, String column) throws SQLException {
-        long millis = rows.getLong(column);
-        return rows.wasNull() ? null : Instant.ofEpochMilli(millis);
-    }
-
-    static Long longOrNull(ResultSet rows, String column) throws SQLException {
-        long value = rows.getLong(column);
-        return rows.wasNull() ? null : value;
-    }
-
-    static Integer intOrNull(ResultSet rows, String column) throws SQLException {
-        int value = rows.getInt(column);
-        return rows.wasNull() ? null : value;
-    }
-
-    static Long millis(Instant instant) {
-        return instant == null ? null : instant.toEpochMilli();
-    }
-
-    /** Binds {@code values} to parameters 1..n; null, Instant (as millis), Boolean (as 0/1), numbers and strings. */
-    static PreparedStatement bind(PreparedStatement statement, Object... values) throws SQLException {
-        for (int i = 0; i < values.length; i++) {
-            Object value = values[i];
-            int index = i + 1;
-            if (value == null) {
-                statement.setNull(index, Types.NULL);
-            } else if (value instanceof Instant instant) {
-                statement.setLong(index, instant.toEpochMilli());
-            } else if (value instanceof Boolean flag) {
-                statement.setInt(index, flag ? 1 : 0);
-            } else if (value instanceof Integer number) {
-                statement.setInt(index, number);
-            } else if (value instanceof Long number) {
-                statement.setLong(index, number);
-            } else if (value instanceof String text) {
-                statement.setString(index, text);
-            } else {
-                throw new IllegalArgumentException("cannot bind " + value.getClass().getSimpleName());
-            }
-        }
-        return statement;
-    }
-
-    /** Runs an INSERT/UPDATE/DELETE with {@code values} bound and returns the number of rows changed. */
-    static int update(Connection connection, String sql, Object... values) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            return bind(statement, values).executeUpdate();
-        }
-    }
-
-    /** Runs a statement that yields one integer (a count, or an id through RETURNING); null when no row. */
-    static Long queryLong(Connection connection, String sql, Object... values) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql);
-             ResultSet rows = bind(statement, values).executeQuery()) {
-            if (!rows.next()) {
-                return null;
-            }
-            long value = rows.getLong(1);
-            return rows.wasNull() ? null : value;
-        }
     }
 }

@@ -1,17 +1,10 @@
 package dev.nvidb.store;
 
-import dev.nvidb.error.StoreException;
-import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
+import dev.nvidb.sqlite.SqliteFile;
+import dev.nvidb.sqlite.Transactions;
+import dev.nvidb.sqlite.Wording;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.locks.ReentrantLock;
-import org.sqlite.SQLiteConfig;
 
 /**
  * The queue database ({@code queue.db}): one SQLite connection in WAL mode with a busy timeout
@@ -25,15 +18,20 @@ public final class Database implements AutoCloseable {
     /** How long a writer waits for another process's transaction before giving up. */
     public static final Duration DEFAULT_BUSY_TIMEOUT = Duration.ofSeconds(10);
 
-    private final Path file;
-    private final Connection connection;
-    private final ReentrantLock lock = new ReentrantLock();
-    private int depth;
-    private boolean writing;
+    /** How queue.db words SQLite's failures: "cannot save job 42: database is locked", a hint by kind. */
+    static final Wording WORDING = Wording.plain()
+            .busy("another nvidb process held queue.db too long; try again", false)
+            .full("free some disk space where queue.db lives")
+            .readOnly("check that you own queue.db and its folder (mode 0600 / 0700)")
+            .damaged(null, "queue.db is damaged: restore a copy you made, or move it aside to start an empty queue"
+                    + " (sqlite3's .recover may save its jobs)");
 
-    private Database(Path file, Connection connection) {
+    private final Path file;
+    private final Transactions transactions;
+
+    private Database(Path file, Transactions transactions) {
         this.file = file;
-        this.connection = connection;
+        this.transactions = transactions;
     }
 
     /** Opens (creating and migrating if needed) the database at {@code file} with the default busy timeout. */
@@ -48,18 +46,9 @@ public final class Database implements AutoCloseable {
      */
     public static Database open(Path file, Duration busyTimeout) {
         Path absolute = file.toAbsolutePath();
-        createFile(absolute);
-        Connection connection = connect(absolute, busyTimeout);
-        try {
-            Migrations.migrate(connection, absolute, busyTimeout);
-            return new Database(absolute, connection);
-        } catch (SQLException e) {
-            closeQuietly(connection);
-            throw SqlErrors.translate("open " + absolute, e);
-        } catch (RuntimeException e) {
-            closeQuietly(connection);
-            throw e;
-        }
+        SqliteFile.createOwnerOnly(absolute, null);
+        return new Database(absolute, new Transactions(SqliteFile.open(absolute, busyTimeout, WORDING, "open " + absolute,
+                connection -> Migrations.migrate(connection, absolute, busyTimeout)), WORDING));
     }
 
     /** The database file. */
@@ -72,7 +61,7 @@ public final class Database implements AutoCloseable {
      * exception rolls it back. {@code action} completes the error sentence "cannot &lt;action&gt;: …".
      */
     public <T> T write(String action, SqlWork<T> work) {
-        return transaction(action, true, work);
+        return transactions.write(action, work::run);
     }
 
     /**
@@ -80,136 +69,16 @@ public final class Database implements AutoCloseable {
      * would do, measured by doing it ({@code --dry-run}). Not inside another transaction.
      */
     public <T> T rehearse(String action, SqlWork<T> work) {
-        lock.lock();
-        try {
-            if (depth > 0) {
-                throw new IllegalStateException("cannot rehearse " + action + " inside a transaction");
-            }
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("BEGIN IMMEDIATE");
-                depth = 1;
-                writing = true;
-                try {
-                    return work.run(connection);
-                } finally {
-                    depth = 0;
-                    writing = false;
-                    rollback(statement);
-                }
-            } catch (SQLException e) {
-                throw SqlErrors.translate(action, e);
-            }
-        } finally {
-            lock.unlock();
-        }
+        return transactions.rehearse(action, work::run);
     }
 
     /** Runs {@code work} in a read transaction: every query inside sees the same snapshot. */
     public <T> T read(String action, SqlWork<T> work) {
-        return transaction(action, false, work);
-    }
-
-    private <T> T transaction(String action, boolean write, SqlWork<T> work) {
-        lock.lock();
-        try {
-            if (depth > 0) {
-                return join(action, write, work);
-            }
-            return outermost(action, write, work);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private <T> T join(String action, boolean write, SqlWork<T> work) {
-        if (write && !writing) {
-            throw new IllegalStateException("cannot " + action + " inside a read transaction");
-        }
-        depth++;
-        try {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw SqlErrors.translate(action, e);
-        } finally {
-            depth--;
-        }
-    }
-
-    private <T> T outermost(String action, boolean write, SqlWork<T> work) {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
-            depth = 1;
-            writing = write;
-            boolean committed = false;
-            try {
-                T result = work.run(connection);
-                statement.execute("COMMIT");
-                committed = true;
-                return result;
-            } finally {
-                depth = 0;
-                writing = false;
-                if (!committed) {
-                    rollback(statement);
-                }
-            }
-        } catch (SQLException e) {
-            throw SqlErrors.translate(action, e);
-        }
-    }
-
-    private static void rollback(Statement statement) {
-        try {
-            statement.execute("ROLLBACK");
-        } catch (SQLException alreadyEnded) {
-            // SQLite ends the transaction itself after some failures (a failed COMMIT, a full disk).
-        }
+        return transactions.read(action, work::run);
     }
 
     @Override
     public void close() {
-        lock.lock();
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            throw SqlErrors.translate("close " + file, e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private static void createFile(Path file) {
-        Path parent = file.getParent();
-        try {
-            if (parent != null && !Files.isDirectory(parent)) {
-                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            }
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (FileAlreadyExistsException alreadyThere) {
-            // Another client created it first (or it existed): SQLite opens it as it is.
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new StoreException("cannot create " + file + ": " + e.getMessage(),
-                    "check that you may write to " + parent, e);
-        }
-    }
-
-    private static Connection connect(Path file, Duration busyTimeout) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
-        config.enforceForeignKeys(true);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        try {
-            return config.createConnection("jdbc:sqlite:" + file);
-        } catch (SQLException e) {
-            throw SqlErrors.translate("open " + file, e);
-        }
-    }
-
-    private static void closeQuietly(Connection connection) {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // Already failing with a better message.
-        }
+        transactions.close("close " + file);
     }
 }

@@ -1,6 +1,7 @@
 package dev.nvidb.store;
 
 import dev.nvidb.error.StoreException;
+import dev.nvidb.sqlite.SqliteFile;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -9,8 +10,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteConnection;
 
 /**
  * A consistent copy of the queue database made with SQLite's online backup API: one step over
@@ -36,21 +35,16 @@ public final class DatabaseCopy {
      * @throws StoreException when the copy fails or the check does not answer ok
      */
     public static void copy(Path source, Path target, Duration busyTimeout) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
-        try (Connection from = config.createConnection("jdbc:sqlite:" + source.toAbsolutePath())) {
-            int rc = ((SQLiteConnection) from).getDatabase().backup("main", target.toAbsolutePath().toString(), null,
-                    100, BUSY_RETRIES, -1);
+        try (Connection from = SqliteFile.connectBare(source.toAbsolutePath(), busyTimeout)) {
+            int rc = SqliteFile.backup(from, target, Duration.ofMillis(100), BUSY_RETRIES);
             if (rc != SQLITE_OK && rc != SQLITE_DONE) {
                 throw new StoreException("cannot back up " + source + ": SQLite answered code " + rc,
                         "another nvidb process held queue.db too long, or the disk is full; try again");
             }
         } catch (SQLException e) {
-            throw SqlErrors.translate("back up " + source, e);
+            throw Database.WORDING.failure("back up " + source, e);
         }
-        SQLiteConfig copyConfig = new SQLiteConfig();
-        copyConfig.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
-        try (Connection copy = copyConfig.createConnection("jdbc:sqlite:" + target.toAbsolutePath());
+        try (Connection copy = SqliteFile.connectBare(target.toAbsolutePath(), busyTimeout);
              Statement statement = copy.createStatement()) {
             statement.executeUpdate("UPDATE lease SET holder = NULL, acquired_at = NULL, expires_at = 0 WHERE id = 1");
             List<String> problems = quickCheck(statement);
@@ -60,17 +54,17 @@ public final class DatabaseCopy {
                         "queue.db may be damaged: run 'sqlite3 " + source + " \"PRAGMA integrity_check\"'");
             }
         } catch (SQLException e) {
-            throw SqlErrors.translate("check the backup " + target, e);
+            throw Database.WORDING.failure("check the backup " + target, e);
         }
     }
 
     /** What {@code PRAGMA quick_check} answers for {@code file}: exactly {@code [ok]} when it is sound. */
     public static List<String> quickCheck(Path file) {
-        try (Connection connection = new SQLiteConfig().createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        try (Connection connection = SqliteFile.connectBare(file.toAbsolutePath(), null);
              Statement statement = connection.createStatement()) {
             return quickCheck(statement);
         } catch (SQLException e) {
-            throw SqlErrors.translate("check " + file, e);
+            throw Database.WORDING.failure("check " + file, e);
         }
     }
 

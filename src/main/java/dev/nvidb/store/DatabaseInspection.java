@@ -1,6 +1,7 @@
 package dev.nvidb.store;
 
 import dev.nvidb.error.StoreException;
+import dev.nvidb.sqlite.SqliteFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,11 +12,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.sqlite.SQLiteConfig;
 
 /**
  * Reads a queue database for {@code nvidb doctor} without changing it: never created, migrated
@@ -97,18 +98,14 @@ public final class DatabaseInspection {
         try (Connection connection = readOnly(file)) {
             return NodeStore.list(connection);
         } catch (SQLException e) {
-            throw SqlErrors.translate("read the nodes of " + file, e);
+            throw Database.WORDING.failure("read the nodes of " + file, e);
         }
     }
 
     /** A connection that cannot write: {@code immutable} when no {@code -wal} file exists, else {@code mode=ro}. */
     private static Connection readOnly(Path file) throws SQLException {
         boolean shared = Files.exists(Path.of(file + "-wal"));
-        SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
-        config.setBusyTimeout(2000);
-        String uri = "jdbc:sqlite:" + file.toAbsolutePath().toUri() + (shared ? "?mode=ro" : "?immutable=1");
-        return config.createConnection(uri);
+        return SqliteFile.connectReadOnly(file, !shared, Duration.ofMillis(2000));
     }
 
     private static Facts read(Path file, boolean wal) {
@@ -120,7 +117,7 @@ public final class DatabaseInspection {
             }
             return new Facts(wal, version, LeaseStore.read(connection), lastTick(connection));
         } catch (SQLException e) {
-            throw SqlErrors.translate("read " + file, e);
+            throw Database.WORDING.failure("read " + file, e);
         }
     }
 

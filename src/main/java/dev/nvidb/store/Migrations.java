@@ -1,15 +1,13 @@
 package dev.nvidb.store;
 
 import dev.nvidb.error.StoreException;
+import dev.nvidb.sqlite.Migrator;
+import dev.nvidb.sqlite.Schema;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Every schema change of {@code queue.db}, in order, keyed on {@code PRAGMA user_version}.
@@ -49,89 +47,35 @@ public final class Migrations {
         return ALL;
     }
 
-    /**
-     * Brings the schema to {@link #CURRENT_VERSION}. The cheap path (already current) is one
-     * pragma read. Otherwise WAL is switched on (retried: the switch can report busy while other
-     * clients create the same file) and the steps run in one {@code BEGIN IMMEDIATE} transaction
-     * that re-reads the version after taking the lock, so concurrent openers migrate once.
-     */
-    static void migrate(Connection connection, Path file, Duration busyTimeout) throws SQLException {
-        int version = userVersion(connection);
-        if (version == CURRENT_VERSION) {
-            return;
-        }
-        refuseNewer(version, file);
-        enableWal(connection, file, busyTimeout);
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("BEGIN IMMEDIATE");
-            boolean committed = false;
-            try {
-                version = userVersion(connection);
-                refuseNewer(version, file);
-                for (Migration migration : ALL) {
-                    if (migration.version() > version) {
-                        statement.executeUpdate(migration.sql());
-                        statement.executeUpdate("PRAGMA user_version = " + migration.version());
-                    }
-                }
-                statement.execute("COMMIT");
-                committed = true;
-            } finally {
-                if (!committed) {
-                    rollback(statement);
-                }
-            }
-        }
-    }
+    /** queue.db's schema for the base: its steps; queue.db carries no application id. */
+    private static final Schema SCHEMA = new Schema() {
+        private final List<String> steps = ALL.stream().map(Migration::sql).toList();
 
-    static int userVersion(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("PRAGMA user_version")) {
-            rows.next();
-            return rows.getInt(1);
+        @Override
+        public List<String> steps() {
+            return steps;
         }
-    }
 
-    private static void refuseNewer(int version, Path file) {
-        if (version > CURRENT_VERSION) {
-            throw new StoreException(file.getFileName() + " was written by a newer nvidb (schema " + version
+        @Override
+        public StoreException newer(Path file, int version) {
+            return new StoreException(file.getFileName() + " was written by a newer nvidb (schema " + version
                     + ", this build knows " + CURRENT_VERSION + "); upgrade nvidb",
                     "the file is " + file + "; it was left untouched");
         }
+    };
+
+    /**
+     * Brings the schema to {@link #CURRENT_VERSION} ({@link Migrator#migrate}). The cheap path
+     * (already current) is one pragma read. Otherwise WAL is switched on (retried: the switch can
+     * report busy while other clients create the same file) and the steps run in one
+     * {@code BEGIN IMMEDIATE} transaction that re-reads the version after taking the lock, so
+     * concurrent openers migrate once.
+     */
+    static void migrate(Connection connection, Path file, Duration busyTimeout) throws SQLException {
+        Migrator.migrate(connection, file, SCHEMA, Migrator.WalSwitch.RETRIED, busyTimeout);
     }
 
-    private static void enableWal(Connection connection, Path file, Duration busyTimeout) throws SQLException {
-        long deadline = System.nanoTime() + busyTimeout.toNanos();
-        while (true) {
-            String mode = null;
-            SQLException busy = null;
-            try (Statement statement = connection.createStatement();
-                 ResultSet rows = statement.executeQuery("PRAGMA journal_mode = WAL")) {
-                mode = rows.next() ? rows.getString(1) : null;
-            } catch (SQLException e) {
-                if (!SqlErrors.busy(e)) {
-                    throw e;
-                }
-                busy = e;
-            }
-            if ("wal".equalsIgnoreCase(mode)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                String why = busy != null ? SqlErrors.reason(busy) : "the file system kept journal mode " + mode;
-                throw new StoreException("cannot switch " + file + " to WAL mode: " + why,
-                        "another nvidb process held the database too long; try again", busy);
-            }
-            // The switch does not wait on the busy handler; back off a little, with jitter.
-            LockSupport.parkNanos(Duration.ofMillis(1 + ThreadLocalRandom.current().nextInt(10)).toNanos());
-        }
-    }
-
-    private static void rollback(Statement statement) {
-        try {
-            statement.execute("ROLLBACK");
-        } catch (SQLException alreadyEnded) {
-            // Nothing to undo.
-        }
+    static int userVersion(Connection connection) throws SQLException {
+        return Migrator.userVersion(connection);
     }
 }
