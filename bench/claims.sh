@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/claims.sh (issue 25): what a GPU claim costs on the node. Runs the real agent
-# (remote-agent/nvidb_agent.py, one exec per request as a tick sends it) against the fake NVML,
-# alternating, N times each:
+# (remote-agent/src, joined as the build joins it; one exec per request as a tick sends it) against
+# the fake NVML, alternating, N times each:
 #   launch      a launch of `true` on a GPU without a claim, and the same launch with its claim
 #               (lock, fresh GPU read, every live claim read, claim written and bound); then four
 #               launches in one exec, without and with claims (what a claim adds per launch once
@@ -16,6 +16,7 @@ n=${1:-100}
 work=$(mktemp -d)
 trap 'pkill -KILL -f "nvidb-bench-claims-sleeper" 2>/dev/null || true; rm -rf "$work"' EXIT
 bash src/test/native/build.sh "$work/fake" >/dev/null
+java remote-agent/JoinAgent.java remote-agent/src remote-agent/modules.txt "$work/nvidb_agent.py"
 printf 'gpu 0\nmem_total_mib 81920\nmem_used_mib 0\n' > "$work/state"
 export LD_LIBRARY_PATH=$work/fake/lib NVIDB_FAKE_NVML_STATE=$work/state HOME=$work/home
 mkdir -p "$work/home" "$work/busy"
@@ -23,7 +24,7 @@ chmod 1777 "$work/busy"
 python3 - "$n" "$work" <<'PY'
 import json, os, statistics, subprocess, sys, time
 n, work = int(sys.argv[1]), sys.argv[2]
-agent = os.path.join(os.getcwd(), "remote-agent/nvidb_agent.py")
+agent = os.path.join(work, "nvidb_agent.py")
 gpu = "GPU-00000000-0000-0000-0000-000000000000"
 # 10 live claims of other queues, held by one long sleeper
 sleeper = subprocess.Popen(["bash", "-c", "exec -a nvidb-bench-claims-sleeper sleep 600"])

@@ -1,11 +1,14 @@
 """Unit tests of the agent's pure parts (no NVML, no files, no processes): run by
 dev.nvidb.agent.AgentPythonUnitTest under the build's python3 and the oldest supported one,
-or by hand: python3 -m unittest discover -s src/test/python (NVIDB_AGENT=path to the agent)."""
+or by hand: python3 -m unittest discover -s src/test/python (NVIDB_AGENT=path to the agent; by
+default the script the build joined from remote-agent/src, target/classes/dev/nvidb/agent/nvidb_agent.py:
+./mvnw -q generate-resources makes it)."""
 import importlib.util
 import os
 import unittest
 
-AGENT = os.environ.get("NVIDB_AGENT", os.path.join(os.path.dirname(__file__), "../../../remote-agent/nvidb_agent.py"))
+AGENT = os.environ.get("NVIDB_AGENT", os.path.join(os.path.dirname(__file__),
+                                                   "../../../target/classes/dev/nvidb/agent/nvidb_agent.py"))
 spec = importlib.util.spec_from_file_location("nvidb_agent", AGENT)
 agent = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(agent)  # the agent runs only under __main__

@@ -7,9 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The node helper ({@code remote-agent/nvidb_agent.py}), bundled in the jar, and the one
- * shell line that starts it on a node. Nothing is installed on nodes: the script is sent
- * on the channel's standard input, behind its byte count, at every use.
+ * The node helper ({@code nvidb_agent.py}, which the build joins from the parts in
+ * {@code remote-agent/src}), bundled in the jar, and the one shell line that starts it on a
+ * node. Nothing is installed on nodes: the script is sent on the channel's standard input,
+ * behind its byte count, at every use.
  */
 public final class AgentScript {
 

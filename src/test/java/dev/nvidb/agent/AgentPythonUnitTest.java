@@ -28,8 +28,7 @@ class AgentPythonUnitTest {
         Path project = Path.of(System.getProperty("nvidb.project.dir", ".")).toAbsolutePath();
         ProcessBuilder builder = new ProcessBuilder(python.toString(), "-m", "unittest", "discover", "-v",
                 "-s", project.resolve("src/test/python").toString()).redirectErrorStream(true);
-        builder.environment().put("NVIDB_AGENT", Path.of(System.getProperty("nvidb.agent.source",
-                "remote-agent/nvidb_agent.py")).toAbsolutePath().toString());
+        builder.environment().put("NVIDB_AGENT", AgentSource.path().toAbsolutePath().toString());
         Process process = builder.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), out);

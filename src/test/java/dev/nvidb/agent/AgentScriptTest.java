@@ -555,7 +555,7 @@ class AgentScriptTest {
     }
 
     private static Path agentSource() {
-        return Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py"));
+        return AgentSource.path();
     }
 
     /**

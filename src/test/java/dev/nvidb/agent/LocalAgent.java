@@ -50,8 +50,7 @@ final class LocalAgent {
         Path link = bin.resolve("python3");  // a script, not a link: @TempDir warns about links
         Files.writeString(link, "#!/bin/sh\nexec '" + python + "' \"$@\"\n");
         link.toFile().setExecutable(true);
-        this.script = AgentScript.of(Files.readAllBytes(
-                Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py"))));
+        this.script = AgentScript.of(Files.readAllBytes(AgentSource.path()));
     }
 
     /** An agent whose node home is {@code dir/home} and whose fake GPUs are scripted in {@code dir/gpus.state}. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.nvidb.testing.FakeGpuState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +61,7 @@ class NvmlLayoutTest {
     @BeforeAll
     static void readLayouts() throws Exception {
         agent = parse(run(List.of(System.getProperty("nvidb.python", "/usr/bin/python3"), "-S", "-c", AGENT_LAYOUT,
-                Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py")).toString())));
+                AgentSource.path().toString())));
         fake = parse(run(List.of(FakeGpuState.fakeNvmlDir().resolve("layout/nvml-layout").toString())));
     }
 

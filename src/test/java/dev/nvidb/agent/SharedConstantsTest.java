@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.nvidb.config.QueueConfig;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +34,7 @@ class SharedConstantsTest {
                 "        found[node.targets[0].id] = ast.literal_eval(node.value)",
                 "print(json.dumps(found))");
         List<String> command = new java.util.ArrayList<>(List.of(System.getProperty("nvidb.python", "/usr/bin/python3"),
-                "-c", program, Path.of(System.getProperty("nvidb.agent.source", "remote-agent/nvidb_agent.py")).toString()));
+                "-c", program, AgentSource.path().toString()));
         command.addAll(NAMES);
         Process python = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
