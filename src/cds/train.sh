@@ -64,13 +64,13 @@ NVIDB_HOME=$client_home HOME=$client_home "$java_home/bin/java" -XX:TieredStopAt
   -cp "$jar" dev.nvidb.cli.Main queue daemon --interval 3600 --no-notify >"$work/client-daemon.log" 2>&1 </dev/null &
 daemon=$!
 for _ in $(seq 300); do [ -S "$client_home/queue.db.daemon" ] && break; sleep 0.1; done
-# Two commands, a read and a submit (each handed over as its typed request: the client parses
-# its line and relays the answer, and never opens the database), make the class list.
+# Two commands, a read and a submit, make the class list: each handed over (the client sends its
+# words and relays the answer; it never parses them, which the daemon does).
 client_run() {
   NVIDB_HOME=$client_home HOME=$client_home "$java_home/bin/java" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData \
     -Xss1m -Xshare:off -Xlog:class+load=info:file="$work/client-$1.log" -XX:DumpLoadedClassList="$work/client-$1.lst" \
     -cp "$jar" dev.nvidb.cli.Main "${@:2}" >>"$work/client.log" 2>&1 </dev/null &&
-    grep -q 'dev.nvidb.daemon.Handoff$Relay ' "$work/client-$1.log" && ! grep -q 'org.sqlite.' "$work/client-$1.log"
+    grep -q 'dev.nvidb.daemon.Handoff$Relay ' "$work/client-$1.log" && ! grep -q 'picocli.CommandLine ' "$work/client-$1.log"
 }
 client_ok=""
 if [ -S "$client_home/queue.db.daemon" ] &&

@@ -2,7 +2,6 @@ package dev.nvidb.cli;
 
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.daemon.DaemonRequest;
-import dev.nvidb.daemon.Handoff;
 import dev.nvidb.output.Printable;
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.error.NvidbException;
@@ -77,27 +76,15 @@ public final class Cli {
     }
 
     /**
-     * Runs {@code given} in the queue's daemon when one runs and takes it ({@link Handoff}): the
-     * exit code, or -1 when this process runs the line itself. Not on a terminal (nothing to ask,
-     * no colours, no size), and only what {@link #handedRequest} makes a request of.
+     * What the daemon runs for the words {@code given} of a client in {@code directory}, as the
+     * line's own parser reads them: a {@link HandedCommand}'s typed request, the words of a
+     * {@link HandedCommand.AsLine} command, or null: a line that does not parse, asks for help,
+     * names another database ({@code --db-path}) or is not text runs in the client, which
+     * reports its trouble as ever.
      */
-    static int handOff(Context context, String[] given, java.io.PrintStream out, java.io.PrintStream err) {
-        if (context.terminal() || !Handoff.possible(context.environment())) {
-            return -1;
-        }
-        DaemonRequest request = handedRequest(context, given);
-        return request == null ? -1 : Handoff.attempt(request, context.environment(), out, err);
-    }
-
-    /**
-     * What the daemon would run for {@code given}, as the line's own parser reads it: a
-     * {@link HandedCommand}'s request, the words of a {@link HandedCommand.AsLine} command, or
-     * null (run it here): a line that does not parse, asks for help, names another database
-     * ({@code --db-path}) or is not text is run here, and reports its trouble here.
-     */
-    static DaemonRequest handedRequest(Context context, String[] given) {
-        if (notText(given) != null) {
-            return null;
+    static DaemonRequest handedRequest(Context context, String[] given, String directory) {
+        if (notText(given) != null || Arrays.stream(given).anyMatch(arg -> arg.startsWith("@"))) {
+            return null; // picocli would read an argument file in this process's directory, not the client's
         }
         try {
             CommandLine root = CommandTree.forArgs(new ContextFactory(context), given);
@@ -114,31 +101,28 @@ public final class Cli {
                 return null; // a path relative to this directory, a database the daemon does not serve
             }
             Object command = leaf.commandSpec().userObject();
-            DaemonRequest request = command instanceof HandedCommand handed ? handed.handed(context, parsed.expandedArgs())
-                    : command instanceof HandedCommand.AsLine ? new DaemonRequest.Line(parsed.expandedArgs()) : null;
-            if (request instanceof DaemonRequest.Line line && line.args().stream().anyMatch(arg -> arg.startsWith("@"))) {
-                return null; // the daemon's parser would read it as an argument file, in its own directory
+            if (command instanceof HandedCommand handed) {
+                return handed.handed(context, parsed.expandedArgs(), directory);
             }
-            return request;
+            return command instanceof HandedCommand.AsLine ? new DaemonRequest.Line(parsed.expandedArgs()) : null;
         } catch (picocli.CommandLine.PicocliException | NvidbException e) {
             return null; // run here, where the same trouble is reported
         }
     }
 
     /**
-     * Why the daemon does not run {@code request} for a client, or null when it does: a line is
-     * run only when it is one {@link #handedRequest} would have sent as a line.
+     * What the daemon runs for {@code request} of a client in {@code directory}: a line as its
+     * words parse ({@link #handedRequest}), a typed request as it is.
      */
-    static String refusal(Context context, DaemonRequest request) {
+    static DaemonRequest accepted(Context context, String directory, DaemonRequest request) {
         if (request instanceof DaemonRequest.Line line) {
-            DaemonRequest again = handedRequest(context, line.args().toArray(String[]::new));
-            return again instanceof DaemonRequest.Line ? null : "not a command line the daemon runs";
+            return handedRequest(context, line.args().toArray(String[]::new), directory);
         }
-        return null;
+        return request;
     }
 
     /**
-     * Runs a request handed to the daemon ({@link #handOff}) as the command it came from: a line
+     * Runs a request handed to the daemon ({@link #accepted}) as the command it came from: a line
      * as a line, a typed request by its command, built as for the line {@code job ls} (its
      * defaults, its spec) and given the request's values; failures are reported as a command's
      * are (the same lines, the same exit codes).

@@ -4,18 +4,19 @@ import dev.nvidb.daemon.DaemonRequest;
 import java.util.List;
 
 /**
- * A command the queue's daemon may run for this process ({@link Cli#handedRequest}): as a typed
- * {@link DaemonRequest} built from its parsed options, which the daemon gives back to the same
- * command ({@link #takeOver}) before running it.
+ * A command the queue's daemon may run for a client ({@link Cli#handedRequest}): the daemon's
+ * parser reads the client's words into this command, which makes them its typed
+ * {@link DaemonRequest}; the daemon then gives the request to a fresh instance of the same
+ * command ({@link #takeOver}) and runs it.
  */
 interface HandedCommand {
 
     /**
-     * What the daemon would run for this command as parsed: its typed request, the words
-     * {@code line} when only the line will do, or null when it must run here (it waits, reads
-     * a file only this process can name, …).
+     * What the daemon runs for this command as parsed from a client in {@code directory}: its
+     * typed request, the words {@code line} when only the line will do, or null when it must
+     * run in the client (it waits with agents of its own, …).
      */
-    DaemonRequest handed(Context context, List<String> line);
+    DaemonRequest handed(Context context, List<String> line, String directory);
 
     /** In the daemon: takes {@code request}'s values as this command's options. */
     void takeOver(DaemonRequest request);

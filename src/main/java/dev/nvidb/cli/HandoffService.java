@@ -12,8 +12,10 @@ import java.util.Map;
 
 /**
  * What the daemon (and a lingering submit ticker) runs the requests handed to it with
- * ({@link HandedRequests} reads them off the socket and answers): each runs through {@link Cli}
- * as the command it came from, with the client's environment, no terminal and no stdin.
+ * ({@link HandedRequests} reads them off the socket and answers): a client's words are parsed
+ * by the command tree into the typed request they make (or refused), and each request runs
+ * through {@link Cli} as the command it came from, with the client's environment, no terminal
+ * and no stdin.
  */
 final class HandoffService implements HandedRequests.Runner {
 
@@ -43,9 +45,9 @@ final class HandoffService implements HandedRequests.Runner {
     }
 
     @Override
-    public String refusal(DaemonRequest request) {
+    public DaemonRequest accept(Map<String, String> environment, String directory, DaemonRequest request) {
         PrintWriter none = new PrintWriter(OutputStream.nullOutputStream());
-        return Cli.refusal(new Context(Map.of(), none, none, false), request);
+        return Cli.accepted(new Context(environment, none, none, false), directory, request);
     }
 
     @Override

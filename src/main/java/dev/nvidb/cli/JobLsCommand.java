@@ -60,7 +60,7 @@ final class JobLsCommand implements Callable<Integer>, HandedCommand {
     }
 
     @Override
-    public DaemonRequest handed(Context context, List<String> line) {
+    public DaemonRequest handed(Context context, List<String> line, String directory) {
         return new DaemonRequest.ListJobs(HandedCommand.options(options), List.copyOf(states()), node, limit, group);
     }
 

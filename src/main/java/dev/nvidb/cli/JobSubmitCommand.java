@@ -12,6 +12,7 @@ import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.SubmitRequest;
 import dev.nvidb.queue.Ticking;
 import dev.nvidb.remote.ForwardedLine;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -229,12 +230,12 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
     }
 
     /**
-     * A submit that does not wait goes to the daemon as the job it would store, built here: the
-     * script read and its {@code #nvidb} lines applied by this process, which can name the file.
-     * One with {@code --op-id} goes as its line (the replay of a recorded answer is the line's).
+     * A submit that does not wait goes to the daemon as the job it would store: a {@code --script}
+     * read in the client's {@code directory}, its {@code #nvidb} lines applied. One with
+     * {@code --op-id} goes as its line (the replay of a recorded answer is the line's).
      */
     @Override
-    public DaemonRequest handed(Context context, List<String> line) {
+    public DaemonRequest handed(Context context, List<String> line, String directory) {
         if (waitForEnd || waitTimeout != null) {
             return null;
         }
@@ -242,7 +243,7 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
             return new DaemonRequest.Line(line);
         }
         NvidbHome home = NvidbHome.fromEnvironment(context.environment(), System.getProperty("user.home"));
-        return new DaemonRequest.Submit(HandedCommand.options(options), request(home));
+        return new DaemonRequest.Submit(HandedCommand.options(options), request(home, Path.of(directory)));
     }
 
     @Override
@@ -253,11 +254,12 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
     }
 
     private SubmitRequest request(Wiring wiring) {
-        return handedJob != null ? handedJob : request(wiring.home());
+        return handedJob != null ? handedJob : request(wiring.home(), Path.of("").toAbsolutePath());
     }
 
-    private SubmitRequest request(NvidbHome home) {
-        String commandLine = commandLine(home);
+    /** The job as this command's options make it, a relative {@code --script} read in {@code directory}. */
+    private SubmitRequest request(NvidbHome home, Path directory) {
+        String commandLine = commandLine(home, directory);
         long vramMb = vram == null ? 0 : Sizes.mebibytes(vram, "--vram");
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         String groupName = group != null ? group : context.environment().get("NVIDB_GROUP");
@@ -323,12 +325,12 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
         return environment;
     }
 
-    private String commandLine(NvidbHome home) {
+    private String commandLine(NvidbHome home, Path directory) {
         if (script != null) {
             if (!command.isEmpty()) {
                 throw new UsageException("give either --script FILE or a command, not both");
             }
-            String contents = ForwardedLine.readScript(home.expand(script), script);
+            String contents = ForwardedLine.readScript(directory.resolve(home.expand(script)), script);
             applyDirectives(contents, script);
             return contents;
         }

@@ -41,7 +41,7 @@ final class JobWaitCommand implements Callable<Integer>, HandedCommand {
 
     /** Waits without a terminal in the daemon, whose ticks it would ask for anyway; Ctrl-C here stops it there. */
     @Override
-    public DaemonRequest handed(Context context, List<String> line) {
+    public DaemonRequest handed(Context context, List<String> line, String directory) {
         return new DaemonRequest.Wait(HandedCommand.options(options), ids.stream().map(JobIds::parse).toList(), timeout,
                 logs);
     }

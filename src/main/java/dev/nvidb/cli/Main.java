@@ -3,6 +3,7 @@ package dev.nvidb.cli;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.SqliteNative;
 import dev.nvidb.app.Wiring;
+import dev.nvidb.daemon.Handoff;
 import dev.nvidb.remote.ForwardedLine;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -16,13 +17,13 @@ public final class Main {
     public static void main(String[] args) {
         SqliteNative.useTheBuildsCopy();
         boolean terminal = interactive();
-        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
-        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        Context context = new Context(System.getenv(), out, err, terminal, Streams.system());
-        int handed = Cli.handOff(context, args, System.out, System.err);
+        int handed = Handoff.attempt(args, terminal, System.out, System.err);
         if (handed >= 0) {
             System.exit(handed);
         }
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        Context context = new Context(System.getenv(), out, err, terminal, Streams.system());
         if (ForwardedLine.forwardedHere(context.environment())) {
             endWithTheSession();
         }

@@ -41,7 +41,7 @@ final class QueueStatusCommand implements Callable<Integer>, HandedCommand {
     }
 
     @Override
-    public DaemonRequest handed(Context context, List<String> line) {
+    public DaemonRequest handed(Context context, List<String> line, String directory) {
         return new DaemonRequest.Status(HandedCommand.options(options), procs, recent);
     }
 

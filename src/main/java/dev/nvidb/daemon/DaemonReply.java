@@ -22,8 +22,12 @@ public sealed interface DaemonReply {
     /** Largest frame read: output comes in pieces far smaller. */
     int MAX_FRAME = 1 << 24;
 
-    /** The daemon will run the request once the client confirms ({@link #GO}). */
-    record Accepted() implements DaemonReply {
+    /**
+     * The daemon will run the request once the client confirms ({@link #GO}); an
+     * {@code interruptible} one (a wait) stops when the client hangs up, so Ctrl-C ends the
+     * client at once instead of waiting for the answer.
+     */
+    record Accepted(boolean interruptible) implements DaemonReply {
     }
 
     /** Nothing ran: another build, a request it cannot read, or a command it does not run; the client runs it. */
@@ -61,6 +65,9 @@ public sealed interface DaemonReply {
 
     /** The frame's payload. */
     default byte[] payload() {
+        if (this instanceof Accepted accepted) {
+            return new byte[] {(byte) (accepted.interruptible() ? 1 : 0)};
+        }
         if (this instanceof Refused refused) {
             return refused.reason().getBytes(StandardCharsets.UTF_8);
         }
@@ -80,7 +87,7 @@ public sealed interface DaemonReply {
     static DaemonReply of(byte kind, byte[] payload) {
         switch (kind) {
             case ACCEPTED:
-                return new Accepted();
+                return new Accepted(payload.length > 0 && payload[0] == 1);
             case REFUSED:
                 return new Refused(new String(payload, StandardCharsets.UTF_8));
             case OUT:

@@ -14,10 +14,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The daemon's half of {@link Handoff}: reads a {@link DaemonRequest} handed over its socket,
- * runs it in this JVM with the client's environment, no terminal and no stdin, and sends the
- * {@link DaemonReply}s back: stdout and stderr as they come, then the exit code. A request from
- * another build, one that cannot be read, or one the {@link Runner} does not run is refused
- * before anything runs (the client then runs it itself).
+ * has its {@link Runner} make it the request it runs (a client's words become the typed request
+ * the command line's parser makes of them), runs that in this JVM with the client's
+ * environment, no terminal and no stdin, and sends the {@link DaemonReply}s back: stdout and
+ * stderr as they come, then the exit code. A request from another build, one that cannot be
+ * read, or one the runner does not run is refused before anything runs (the client then runs
+ * it itself).
  */
 public final class HandedRequests implements DaemonServer.Commands {
 
@@ -29,8 +31,13 @@ public final class HandedRequests implements DaemonServer.Commands {
 
     /** What runs the requests: the command line's front end, which the daemon does not know. */
     public interface Runner {
-        /** Why the daemon does not run {@code request} (the client then runs it), or null when it does. */
-        String refusal(DaemonRequest request);
+        /**
+         * What the daemon runs for {@code request} from a client with {@code environment} in
+         * {@code directory}: a typed request as it is, a {@link DaemonRequest.Line} as its words
+         * parse (a typed request, or a line the daemon runs as such); null when it runs none of
+         * it (the client then runs it, and reports its trouble itself).
+         */
+        DaemonRequest accept(Map<String, String> environment, String directory, DaemonRequest request);
 
         /**
          * Runs {@code request} as the client would have, writing what it prints to {@code out} and
@@ -56,22 +63,22 @@ public final class HandedRequests implements DaemonServer.Commands {
             DataInputStream in = new DataInputStream(new ChannelInput(connection));
             int version = in.readInt();
             String clientBuild = DaemonRequest.string(in);
-            environment = DaemonRequest.map(in);
             if (version != Handoff.VERSION || !build.equals(clientBuild)) {
                 frames.send(new DaemonReply.Refused("another build of nvidb"));
                 return;
             }
-            request = DaemonRequest.read(in);
+            environment = DaemonRequest.map(in);
+            String directory = DaemonRequest.string(in);
+            request = runner.accept(environment, directory, DaemonRequest.read(in));
         } catch (IOException | RuntimeException e) {
             frames.send(new DaemonReply.Refused("unreadable request"));
             return;
         }
-        String refusal = runner.refusal(request);
-        if (refusal != null) {
-            frames.send(new DaemonReply.Refused(refusal));
+        if (request == null) {
+            frames.send(new DaemonReply.Refused("not a command the daemon runs"));
             return;
         }
-        frames.send(new DaemonReply.Accepted());
+        frames.send(new DaemonReply.Accepted(request.interruptible()));
         if (!confirmed(connection)) {
             return; // the client gave up first (and runs the request itself, or nowhere after Ctrl-C)
         }

@@ -15,27 +15,34 @@ import java.util.Map;
 
 /**
  * The client half of the warm path for the CLI itself: when the queue's daemon runs (or a submit
- * ticker, which serves the daemon's socket while it lingers after a burst of submits), a short,
- * non-interactive command (the agents' {@code job submit}, {@code queue status --json},
- * {@code job ls}, {@code job wait}, …) is sent to it over its socket as a typed
- * {@link DaemonRequest} and runs in the daemon's warm JVM; this process only relays the
- * {@link DaemonReply}s: the output's bytes and the exit code. A cold JVM that reads YAML, opens
- * SQLite and writes JSON spends most of half a second doing so; one that parses its line,
- * connects and relays spends little more than its own start. Right after the submit that started
- * a ticker, before the ticker serves its socket, a request waits for it (a marker the ticker
- * removes once it listens; see {@link #awaitStartingTicker}) rather than run a second cold JVM
- * beside the one starting.
+ * ticker, which serves the daemon's socket while it lingers after a burst of submits), a short
+ * command run without a terminal (the agents' {@code job submit}, {@code queue status --json},
+ * {@code job ls}, {@code job wait}, …) runs in the daemon's warm JVM; this process only sends it
+ * and relays the {@link DaemonReply}s: the output's bytes and the exit code. A cold JVM that
+ * parses options, reads YAML, opens SQLite and writes JSON spends most of half a second doing
+ * so; one that connects and relays spends little more than its own start. Right after the submit
+ * that started a ticker, before the ticker serves its socket, a command waits for it (a marker
+ * the ticker removes once it listens; see {@link #awaitStartingTicker}) rather than run a second
+ * cold JVM beside the one starting.
  *
- * <p>Which commands go, and as what, the command line's own parser decides ({@code cli.Handing});
- * this class only carries the request. The daemon runs it with this process's environment
- * ({@code NVIDB_HOME} made absolute) and only when it is the same build (the jar's path, size
- * and time): after an upgrade a daemon still running old code is not asked. Any failure before
- * the daemon has accepted the request, and the command runs in this process as always;
+ * <p>This process does not parse its line: picocli's first parse costs a cold JVM most of a
+ * tenth of a second, as much again as the rest of a handed command. It sends its words
+ * ({@link DaemonRequest.Line}) with its directory and environment, and the daemon's parser (the
+ * same command tree, warm) decides what they are: a typed {@link DaemonRequest} it runs (a
+ * submit, a status read, a listing, a wait), one of the few commands it runs as their words, or
+ * nothing it runs, refused before anything runs (this process then runs the line itself, and
+ * reports its trouble as ever). Programs that already hold a typed request send it as it is.
+ * The daemon runs only for a client of the same build (the jar's path, size and time): after an
+ * upgrade a daemon still running old code is not asked. Any failure before the daemon has
+ * accepted the request, and the command runs in this process as always;
  * {@code NVIDB_NO_HANDOFF=1} turns the handoff off.
+ *
+ * <p>Loads JDK classes only, and no lambdas: it runs before anything else in every command.
  *
  * <pre>
  * client → daemon   "run\n", then: int version, build, environment (int n, n (name, value)),
- *                   the request ({@link DaemonRequest#write}); each string an int length and UTF-8
+ *                   working directory, the request ({@link DaemonRequest#write}); each string
+ *                   an int length and UTF-8
  * daemon → client   {@link DaemonReply} frames: byte kind, int length, bytes
  * client → daemon   after "accepted": the byte 'g' (go): from here the request is the daemon's; a
  *                   client that gave up first (no "accepted" in time, or Ctrl-C) closes instead,
@@ -67,40 +74,70 @@ public final class Handoff {
     }
 
     /**
-     * Whether a daemon may take this process's commands: not turned off, and its socket (or a
-     * ticker starting that will serve it) beside the default queue database. A cheap look, made
-     * before the command line is parsed.
+     * Runs the command line {@code args} in the daemon when it takes it; returns the exit code,
+     * or -1 when nothing ran there and this process should run the command itself. Not on a
+     * terminal (nothing to ask, no colours, no size), and not a line with an argument file
+     * ({@code @FILE}, which the daemon's parser would read in its own directory).
      */
-    public static boolean possible(Map<String, String> environment) {
-        if (environment.get(DISABLE) != null) {
-            return false;
+    public static int attempt(String[] args, boolean terminal, PrintStream out, PrintStream err) {
+        if (terminal) {
+            return -1;
         }
-        File home = nvidbHome(environment);
-        return home != null && (new File(home, "queue.db.daemon").exists()
-                || new File(home, "queue.db.ticker-starting").exists());
+        for (String arg : args) {
+            if (arg.startsWith("@")) {
+                return -1;
+            }
+        }
+        return attempt(new DaemonRequest.Line(java.util.Arrays.asList(args)), System.getenv(),
+                System.getProperty("user.dir"), likelyRun(args), out, err);
     }
 
     /**
      * Runs {@code request} in the daemon of the default queue database when it takes it; returns
-     * the exit code, or -1 when nothing ran there and this process should run the command itself.
+     * the exit code, or -1 when nothing ran there. A ticker still starting is waited for when
+     * {@code waitForTicker} (the daemon will most likely run the request).
      */
-    public static int attempt(DaemonRequest request, Map<String, String> environment, PrintStream out,
-                              PrintStream err) {
+    public static int attempt(DaemonRequest request, Map<String, String> environment, String directory,
+                              boolean waitForTicker, PrintStream out, PrintStream err) {
         File home = nvidbHome(environment);
         if (home == null || environment.get(DISABLE) != null) {
             return -1;
         }
+        File socket = new File(home, "queue.db.daemon");
+        if (!socket.exists() && !(waitForTicker
+                && awaitStartingTicker(new File(home, "queue.db.ticker-starting"), socket, TICKER_START_MS))) {
+            return -1;
+        }
         byte[] bytes;
         try {
-            bytes = envelope(request, environment);
+            bytes = envelope(request, environment, directory, build());
         } catch (IOException e) {
             return -1;
         }
-        File socket = new File(home, "queue.db.daemon");
-        if (!socket.exists() && !awaitStartingTicker(new File(home, "queue.db.ticker-starting"), socket, TICKER_START_MS)) {
-            return -1;
-        }
         return attempt(socket, bytes, request.interruptible(), out, err);
+    }
+
+    /**
+     * Whether the daemon will most likely run {@code args} (its command words, after leading
+     * shared options, are one it runs): only a guess, deciding whether waiting for a ticker that
+     * is still starting is worth it. What runs is the daemon parser's decision.
+     */
+    static boolean likelyRun(String[] args) {
+        int at = 0;
+        while (at < args.length && (args[at].equals("--json") || args[at].equals("--verbose") || args[at].equals("--local"))) {
+            at++;
+        }
+        if (at + 1 >= args.length) {
+            return false;
+        }
+        String group = args[at];
+        String verb = args[at + 1];
+        if (group.equals("job")) {
+            return verb.equals("submit") || verb.equals("ls") || verb.equals("wait") || verb.equals("show")
+                    || verb.equals("why") || verb.equals("cancel") || verb.equals("result");
+        }
+        return group.equals("queue") && (verb.equals("status") || verb.equals("nodes") || verb.equals("alerts")
+                || verb.equals("events"));
     }
 
     /**
@@ -195,17 +232,16 @@ public final class Handoff {
         }
     }
 
-    /** The bytes sent: the request line, this build, the environment ({@code NVIDB_HOME} absolute), the request. */
-    static byte[] envelope(DaemonRequest request, Map<String, String> environment) throws IOException {
-        return envelope(request, environment, build());
-    }
-
-    /** As above, as a client of {@code build} would send it (tests speak for other builds). */
-    public static byte[] envelope(DaemonRequest request, Map<String, String> environment, String build)
-            throws IOException {
+    /**
+     * The bytes a client of {@code build} sends: the request line, the build, the environment
+     * ({@code NVIDB_HOME} made absolute: the daemon has another working directory), the client's
+     * working directory, the request.
+     */
+    public static byte[] envelope(DaemonRequest request, Map<String, String> environment, String directory,
+                                  String build) throws IOException {
         Map<String, String> sent = new LinkedHashMap<>(environment);
         if (environment.get("NVIDB_HOME") != null && !environment.get("NVIDB_HOME").isEmpty()) {
-            sent.put("NVIDB_HOME", nvidbHome(environment).getPath()); // the daemon has another working directory
+            sent.put("NVIDB_HOME", nvidbHome(environment).getPath());
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
         bytes.write("run\n".getBytes(StandardCharsets.US_ASCII));
@@ -213,6 +249,7 @@ public final class Handoff {
         body.writeInt(VERSION);
         DaemonRequest.string(body, build);
         DaemonRequest.map(body, sent);
+        DaemonRequest.string(body, directory);
         DaemonRequest.write(body, request);
         body.flush();
         return bytes.toByteArray();
@@ -235,7 +272,8 @@ public final class Handoff {
      */
     private static final class Relay {
         private final SocketChannel channel;
-        private final boolean interruptible;
+        /** A wait: Ctrl-C hangs up, which stops it in the daemon (the daemon says so when it accepts). */
+        private boolean interruptible;
         private final PrintStream out;
         private final PrintStream err;
         private final Object lock = new Object();
@@ -300,11 +338,12 @@ public final class Handoff {
                         break;
                     }
                     DaemonReply reply = DaemonReply.of(kind, payload.array());
-                    if (reply instanceof DaemonReply.Accepted) {
+                    if (reply instanceof DaemonReply.Accepted acceptance) {
                         synchronized (lock) {
                             if (gaveUp || !confirm()) {
                                 break; // too late, or Ctrl-C came first: the daemon runs nothing
                             }
+                            interruptible = interruptible || acceptance.interruptible();
                             accepted = true;
                             lock.notifyAll();
                         }

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A command run in a process of its own as bin/nvidb starts one (no terminal, stdin empty), its
  * class loading logged: whether the line was handed to a daemon or ticker ({@link Handoff}) is
- * read from what the client JVM loaded. One that handed it over sent a request and relayed the
- * answer ({@code Handoff$Relay}) and never opened the queue database (SQLite's driver).
+ * read from what the client JVM loaded. One that handed it over sent its words and relayed the
+ * answer ({@code Handoff$Relay}) and never parsed them (picocli); one the daemon refused, or that
+ * never asked, ran the command itself.
  */
 final class ClientProcess {
 
@@ -27,7 +28,7 @@ final class ClientProcess {
 
     record Client(int code, String out, String err, String classes) {
         boolean handedOver() {
-            return classes.contains("dev.nvidb.daemon.Handoff$Relay ") && !classes.contains("org.sqlite.");
+            return classes.contains("dev.nvidb.daemon.Handoff$Relay ") && !classes.contains("picocli.CommandLine ");
         }
     }
 

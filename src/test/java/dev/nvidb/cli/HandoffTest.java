@@ -146,34 +146,36 @@ class HandoffTest {
     }
 
     /**
-     * What goes to the daemon is decided by the line's own parser, not by matching option names:
-     * shared options anywhere before the command's own, argument files expanded here, and the
-     * job's own words (even "--wait" or "@x") left to the job.
+     * What the daemon runs is decided by the line's own parser (in the daemon, on the client's
+     * words), not by matching option names: shared options anywhere before the command's own,
+     * and the job's own words (even "--wait") left to the job.
      */
     @Test
     void theParserDecidesWhatIsHandedAndAsWhichRequest() throws Exception {
         Context context = new Context(env, new java.io.PrintWriter(java.io.Writer.nullWriter()),
                 new java.io.PrintWriter(java.io.Writer.nullWriter()), false);
-        DaemonRequest list = Cli.handedRequest(context, new String[] {"job", "--json", "ls", "--active", "-n", "3"});
+        DaemonRequest list = Cli.handedRequest(context, new String[] {"job", "--json", "ls", "--active", "-n", "3"}, home.toString());
         assertEquals(new DaemonRequest.ListJobs(new DaemonRequest.Options(true, false, false, false, false),
                 List.of(JobState.PENDING, JobState.RUNNING), null, 3, null), list);
         DaemonRequest submit = Cli.handedRequest(context, new String[] {"--json", "job", "submit", "--gpus", "0", "--",
-                "python", "--wait", "@x"});
+                "python", "--wait", "x"}, home.toString());
         assertTrue(submit instanceof DaemonRequest.Submit, String.valueOf(submit));
-        assertEquals("python --wait @x", ((DaemonRequest.Submit) submit).job().command(), "the job's words are the job's");
-        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "submit", "--wait", "--", "true"}));
+        assertEquals("python --wait x", ((DaemonRequest.Submit) submit).job().command(), "the job's words are the job's");
+        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "submit", "--wait", "--", "true"}, home.toString()));
         assertEquals(new DaemonRequest.Line(List.of("job", "show", "3", "--json")),
-                Cli.handedRequest(context, new String[] {"job", "show", "3", "--json"}));
+                Cli.handedRequest(context, new String[] {"job", "show", "3", "--json"}, home.toString()));
         assertEquals(new DaemonRequest.Line(List.of("job", "submit", "--op-id", "k1", "--", "true")),
-                Cli.handedRequest(context, new String[] {"job", "submit", "--op-id", "k1", "--", "true"}),
+                Cli.handedRequest(context, new String[] {"job", "submit", "--op-id", "k1", "--", "true"}, home.toString()),
                 "an --op-id's replay is the line's");
-        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "ls", "--state", "sideways"}),
-                "bad input is reported here");
+        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "ls", "--state", "sideways"}, home.toString()),
+                "bad input is reported by the client");
+        assertEquals(null, Cli.handedRequest(context, new String[] {"job", "submit", "--", "python", "@x"}, home.toString()),
+                "an argument file is read in the client's directory, not the daemon's");
     }
 
-    /** A --script file, read by the client (which can name it) and sent as the job. */
+    /** A --script file named relative to the client's directory is read there, and its job runs in the daemon. */
     @Test
-    void aScriptIsReadHereAndItsJobRunsInTheDaemon() throws Exception {
+    void aScriptIsReadInTheClientsDirectoryAndItsJobRunsInTheDaemon() throws Exception {
         Files.writeString(home.resolve("run.sh"), "#nvidb --gpus=0 --name scripted\necho from-the-script\n");
         Client submit = client(env, "job", "submit", "--json", "--script", "run.sh");
         assertTrue(submit.handedOver(), submit.classes());
@@ -229,7 +231,7 @@ class HandoffTest {
     void aLineFromAnotherBuildIsRefusedBeforeAnythingRuns() throws Exception {
         try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             channel.connect(UnixDomainSocketAddress.of(home.resolve(".nvidb/queue.db.daemon")));
-            channel.write(ByteBuffer.wrap(Handoff.envelope(submitTrue(), env, "/elsewhere/nvidb.jar 1 2")));
+            channel.write(ByteBuffer.wrap(Handoff.envelope(submitTrue(), env, home.toString(), "/elsewhere/nvidb.jar 1 2")));
             ByteBuffer header = ByteBuffer.allocate(5);
             while (header.hasRemaining() && channel.read(header) >= 0) {
                 // read the first frame's header
@@ -400,7 +402,7 @@ class HandoffTest {
     void aLineTheClientDoesNotConfirmRunsNowhere() throws Exception {
         try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             channel.connect(UnixDomainSocketAddress.of(home.resolve(".nvidb/queue.db.daemon")));
-            channel.write(ByteBuffer.wrap(Handoff.envelope(submitTrue(), env, Handoff.build())));
+            channel.write(ByteBuffer.wrap(Handoff.envelope(submitTrue(), env, home.toString(), Handoff.build())));
             ByteBuffer header = ByteBuffer.allocate(5);
             while (header.hasRemaining() && channel.read(header) >= 0) {
                 // the first frame's header
@@ -455,7 +457,8 @@ class HandoffTest {
     /** {@code job submit --gpus 0 -- true} as this process's parser makes it a request. */
     private DaemonRequest submitTrue() {
         java.io.PrintWriter none = new java.io.PrintWriter(java.io.Writer.nullWriter());
-        return Cli.handedRequest(new Context(env, none, none, false), new String[] {"job", "submit", "--gpus", "0", "--", "true"});
+        return Cli.handedRequest(new Context(env, none, none, false), new String[] {"job", "submit", "--gpus", "0", "--", "true"},
+                home.toString());
     }
 
     private Map<String, String> with(String name, String value) {

@@ -74,7 +74,8 @@ class DaemonRequestTest {
 
     @Test
     void repliesAreTheFramesTheClientRelays() {
-        for (DaemonReply reply : List.of(new DaemonReply.Accepted(), new DaemonReply.Refused("another build"),
+        for (DaemonReply reply : List.of(new DaemonReply.Accepted(false), new DaemonReply.Accepted(true),
+                new DaemonReply.Refused("another build"),
                 new DaemonReply.Exit(130))) {
             assertEquals(reply, DaemonReply.of(reply.kind(), reply.payload()));
         }
@@ -82,5 +83,7 @@ class DaemonRequestTest {
         assertArrayEquals(new byte[] {1, 2}, ((DaemonReply.Out) out).bytes());
         assertEquals(null, DaemonReply.of(DaemonReply.EXIT, new byte[] {1}), "an exit code is four bytes");
         assertEquals(null, DaemonReply.of((byte) '?', new byte[0]));
+        assertEquals(new DaemonReply.Accepted(false), DaemonReply.of(DaemonReply.ACCEPTED, new byte[0]),
+                "a bare acceptance is not a wait's");
     }
 }
