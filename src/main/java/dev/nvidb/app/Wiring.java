@@ -11,6 +11,7 @@ import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
 import dev.nvidb.queue.AgentHeadStart;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Refresh;
 import dev.nvidb.queue.Ticking;
 import dev.nvidb.remote.ForwardedLine;
 import java.nio.file.Files;
@@ -149,6 +150,12 @@ public final class Wiring implements AutoCloseable {
         return new NodeDirectory(this::remoteShell, Map.of("HOME", home().userHome().toString()));
     }
 
+    /** The nodes the monitor watches: this machine alone, or {@code withServers} config.yml's servers too. */
+    public java.util.List<dev.nvidb.node.Node> monitorNodes(boolean withServers) {
+        return withServers ? nodes().nodes(config().basic().includeLocal(), null, config().monitorServers())
+                : java.util.List.of(nodes().local(null));
+    }
+
     public Prober prober() {
         return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot()).withClaimsDirs(claimsDirs());
     }
@@ -269,14 +276,7 @@ public final class Wiring implements AutoCloseable {
      * {@code --tick} forces one even if another ran moments ago.
      */
     public void refresh(Queue service, QueueChoice options, boolean byDefault) {
-        if (options.noTick() || !byDefault && !options.tick()) {
-            return;
-        }
-        if (options.tick()) {
-            service.ticking().now();
-        } else {
-            service.ticking().ifDue();
-        }
+        service.refreshed(Refresh.asked(options.tick(), options.noTick(), byDefault));
     }
 
     /**
