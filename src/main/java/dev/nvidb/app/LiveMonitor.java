@@ -43,9 +43,7 @@ public final class LiveMonitor {
         }
         wiring.withoutPrompts();
         NvidbConfig config = wiring.config();
-        List<Node> nodes = withServers
-                ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
-                : List.of(wiring.nodes().local(null));
+        List<Node> nodes = wiring.monitorNodes(withServers);
         Duration timeout = wiring.nodeTimeout();
         ExecutorService signalling = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "monitor-signals");

@@ -6,6 +6,7 @@ import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
+import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
@@ -240,6 +241,17 @@ public final class Wiring implements AutoCloseable {
      */
     public Queue existingQueue(QueueChoice options, Supplier<UsageException> missing) {
         return queue(options, missing);
+    }
+
+    /**
+     * Job-id existence: the queue holding jobs {@code ids}, each found before anything else (a
+     * usage error naming the first missing one, {@link Queue#requireJobs}); with no database yet,
+     * none is created for them.
+     */
+    public Queue queueHolding(QueueChoice options, java.util.List<Long> ids) {
+        Queue opened = ids.isEmpty() ? queue(options) : existingQueue(options, () -> Missing.job(ids.get(0)));
+        opened.requireJobs(ids);
+        return opened;
     }
 
     private Queue queue(QueueChoice options, Supplier<UsageException> missingWithoutDatabase) {

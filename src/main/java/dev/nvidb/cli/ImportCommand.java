@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.QueueNodesNotice;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -30,19 +30,13 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb import                      hosts from ~/.ssh/config",
                 "  nvidb import ~/work/ssh_config"})
-final class ImportCommand implements Callable<Integer> {
-
-    private final Context context;
+final class ImportCommand extends ContextCall {
 
     @Mixin
     JsonOption output;
 
     @Parameters(arity = "0..1", paramLabel = "PATH", description = "ssh config to read (default: basic.ssh_config).")
     String path;
-
-    ImportCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

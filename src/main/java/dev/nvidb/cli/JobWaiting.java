@@ -1,7 +1,5 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.output.Printable;
-import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.WaitText;
@@ -12,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -38,7 +35,7 @@ final class JobWaiting {
         } finally {
             progress.erase();
         }
-        return report(context, queue, options, outcome.jobs(), outcome.timedOut(), logLines);
+        return report(context, options, outcome, queue.logs().tails(outcome.jobs(), logLines), logLines);
     }
 
     /** Redraws the jobs' states on a terminal's stderr; does nothing elsewhere. */
@@ -84,34 +81,17 @@ final class JobWaiting {
         }
     }
 
-    private static int report(Context context, Queue queue, QueueOptions options, List<JobView> jobs,
-                              boolean timedOut, int logLines) {
-        boolean allCompleted = jobs.stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
+    private static int report(Context context, QueueOptions options, Waiting.Outcome outcome, Map<Long, String> logs,
+                              int logLines) {
+        List<JobView> jobs = outcome.jobs();
+        boolean timedOut = outcome.timedOut();
         int code = ExitCodes.of(timedOut ? ExitCodes.Outcome.WAIT_TIMED_OUT
-                : allCompleted ? ExitCodes.Outcome.OK : ExitCodes.Outcome.JOB_FAILED);
-        Map<Long, String> logs = new LinkedHashMap<>();
-        if (logLines > 0) {
-            for (JobView job : jobs) {
-                if (job.jobDir() != null) {
-                    logs.put(job.id(), queue.logs().tail(job, false, logLines));
-                }
-            }
-        }
+                : outcome.allCompleted() ? ExitCodes.Outcome.OK : ExitCodes.Outcome.JOB_FAILED);
         if (options.json) {
-            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, !timedOut && allCompleted, timedOut,
+            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, outcome.allCompleted(), timedOut,
                     jobs.stream().map(Render::json).toList(), logLines > 0 ? logs : null)));
         } else {
-            for (JobView job : jobs) {
-                String how = job.job().exitCode() != null ? " exit " + job.job().exitCode()
-                        : job.job().lastError() != null && job.job().state().endedBadly() ? ": " + job.job().lastError()
-                        : job.pendingReason() != null ? ": " + job.pendingReason() : "";
-                context.out().println(job.id() + " " + job.job().state().key() + Printable.of(how));
-            }
-            logs.forEach((id, text) -> {
-                context.out().println("--- job " + id + ": last " + logLines + " lines of stdout ---");
-                String shown = Printable.lines(text);
-                context.out().print(shown.isEmpty() || shown.endsWith("\n") ? shown : shown + "\n");
-            });
+            context.out().print(WaitText.ended(jobs, logs, logLines));
             if (timedOut) {
                 context.err().println("nvidb: gave up waiting; the jobs above are still pending or running");
             }

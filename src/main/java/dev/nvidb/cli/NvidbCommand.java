@@ -11,7 +11,6 @@ import dev.nvidb.output.JsonMonitor;
 import dev.nvidb.output.MonitorText;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,12 +35,10 @@ import picocli.CommandLine.Option;
                 "Exit codes: 0 ok; 1 failed (a node did not answer, a waited job failed,",
                 "alerts open); 2 usage error, or a wait timed out; 130 interrupted.",
                 "See docs/exit-codes.md."})
-final class NvidbCommand implements Callable<Integer> {
+final class NvidbCommand extends ContextCall {
 
     /** Seconds between two probes of a node in the interactive monitor. */
     static final double DEFAULT_INTERVAL = 2;
-
-    private final Context context;
 
     @Mixin
     JsonOption output;
@@ -57,10 +54,6 @@ final class NvidbCommand implements Callable<Integer> {
             description = "Seconds between two probes of a node in the interactive monitor (default 2).")
     Double interval;
 
-    NvidbCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() {
         if (!once && output.json) {
@@ -74,9 +67,7 @@ final class NvidbCommand implements Callable<Integer> {
                 return LiveMonitor.run(context, wiring, withServers,
                         Duration.ofMillis(Math.round(1000 * (interval == null ? DEFAULT_INTERVAL : interval))));
             }
-            List<Node> nodes = withServers
-                    ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
-                    : List.of(wiring.nodes().local(null));
+            List<Node> nodes = wiring.monitorNodes(withServers);
             List<ProbeResult> results = wiring.prober().probeAll(nodes);
             boolean ok = answered(results, withServers);
             if (output.json) {

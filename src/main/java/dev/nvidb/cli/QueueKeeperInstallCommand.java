@@ -6,7 +6,6 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.KeeperText;
 import java.time.ZoneId;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,12 +20,10 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb queue keeper install --start",
                 "  nvidb queue keeper install --start --interval 5",
                 "  nvidb queue keeper install --systemd --start && loginctl enable-linger \"$USER\""})
-final class QueueKeeperInstallCommand implements Callable<Integer> {
+final class QueueKeeperInstallCommand extends ContextCall {
 
     static final String LINGER = "to start it at boot before you log in, the host must let your user manager linger:"
             + " loginctl enable-linger \"$USER\" (may need an administrator)";
-
-    private final Context context;
 
     @Mixin
     JsonOption options;
@@ -40,10 +37,6 @@ final class QueueKeeperInstallCommand implements Callable<Integer> {
     @Option(names = "--interval", paramLabel = "S", converter = NumberOption.Interval.class,
             description = "Seconds between the daemon's passes (default: 15).")
     Double interval;
-
-    QueueKeeperInstallCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {
