@@ -1,12 +1,17 @@
 package dev.nvidb.app;
 
+import dev.nvidb.agent.AgentScript;
+import dev.nvidb.config.LogConfig;
+import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.history.GpuLog;
 import dev.nvidb.history.Sampler;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
 import dev.nvidb.node.Node;
+import dev.nvidb.node.ResidentAgents;
 import dev.nvidb.output.Printable;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,12 +41,33 @@ public final class LogSession {
     private boolean ended;
 
     /**
+     * Records one session with the wiring's settings: this machine, or the servers too
+     * ({@code remote}; null: {@code basic.remote}), every {@code interval} (null: {@code log.interval}),
+     * into {@code dbPath} (null: {@code log.db_path}), for {@code duration} (null: until Ctrl-C).
+     */
+    public static void record(Wiring wiring, Boolean remote, Duration interval, String dbPath, Duration duration,
+                              PrintWriter err) {
+        wiring.withoutPrompts();
+        NvidbConfig config = wiring.config();
+        LogConfig settings = config.log();
+        List<Node> nodes = wiring.monitorNodes(remote != null ? remote : config.basic().remote());
+        Duration every = interval != null ? interval : Duration.ofSeconds(settings.intervalSeconds());
+        Path file = dbPath != null ? config.home().expand(dbPath) : settings.dbPath();
+        try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled());
+             GpuLog log = GpuLog.open(file)) {
+            Prober prober = new Prober(AgentScript.bundled(), wiring.nodeTimeout(), config.queue().jobRoot(), residents);
+            new LogSession(log, nodes, prober, every, settings.retentionDays(), config.home().display(file), duration, err)
+                    .run();
+        }
+    }
+
+    /**
      * @param shown    the log's file as shown to the user
      * @param duration how long to sample, or null: until Ctrl-C
      * @param err      where its lines go
      */
-    public LogSession(GpuLog log, List<Node> nodes, Prober prober, Duration every, int retentionDays, String shown,
-                      Duration duration, PrintWriter err) {
+    private LogSession(GpuLog log, List<Node> nodes, Prober prober, Duration every, int retentionDays, String shown,
+                       Duration duration, PrintWriter err) {
         this.duration = duration;
         this.err = err;
         this.log = log;
@@ -69,7 +95,7 @@ public final class LogSession {
     }
 
     /** Samples until the duration ends, or Ctrl-C (thrown: interrupted, the session saved). */
-    public void run() {
+    private void run() {
         Thread hook = new Thread(() -> end("interrupted"), "log-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {

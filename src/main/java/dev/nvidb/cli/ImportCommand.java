@@ -1,21 +1,18 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.QueueNodesNotice;
+import dev.nvidb.app.ServerListing;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
-import dev.nvidb.config.AuthMethod;
 import dev.nvidb.config.ConfigWriter;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
-import dev.nvidb.ssh.SshConfigFile;
-import dev.nvidb.ssh.SshHostEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,10 +44,7 @@ final class ImportCommand extends ContextCall {
             if (!Files.isRegularFile(source)) {
                 throw new UsageException("no ssh config at " + home.display(source), "nvidb import PATH");
             }
-            List<ServerConfig> servers = new ArrayList<>();
-            for (SshHostEntry entry : SshConfigFile.listHosts(source)) {
-                servers.add(server(home, entry));
-            }
+            List<ServerConfig> servers = ServerListing.imported(home, source);
             AddedServers result = servers.isEmpty() ? new AddedServers(List.of(), List.of())
                     : new ConfigWriter(home).addServers(home.configYml(), servers);
             report(home, source, result);
@@ -77,13 +71,5 @@ final class ImportCommand extends ContextCall {
             summary += "; skipped " + skipped.size() + " already configured (" + String.join(", ", skipped) + ")";
         }
         context.err().println(summary);
-    }
-
-    private static ServerConfig server(NvidbHome home, SshHostEntry entry) {
-        Path identity = entry.identityFiles().isEmpty() ? null : home.expand(entry.identityFiles().get(0));
-        String hostname = entry.hostName() == null ? entry.alias() : entry.hostName();
-        String nickname = hostname.equals(entry.alias()) ? null : entry.alias();
-        return new ServerConfig(hostname, entry.port(), entry.user(), nickname, AuthMethod.AUTO, identity, null,
-                entry.proxyJump(), null);
     }
 }

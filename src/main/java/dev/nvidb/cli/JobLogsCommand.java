@@ -8,6 +8,7 @@ import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.LogFollowing;
 import dev.nvidb.queue.Queue;
 import java.util.List;
+import java.util.function.Consumer;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
@@ -63,25 +64,14 @@ final class JobLogsCommand extends QueueCall.Read {
         }
         return answer(() -> new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
                 new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset()), () -> {
-            write(chunk.bytes());
+            Consumer<byte[]> write = OutputChunk.asText(text -> {
+                context.out().print(text);
+                context.out().flush();
+            });
+            write.accept(chunk.bytes());
             if (follow) {
-                logs.follow(job, stderr, chunk.nextOffset(), pause, this::write);
+                logs.follow(job, stderr, chunk.nextOffset(), pause, write);
             }
         });
-    }
-
-    /** Bytes of a character split across two reads, held until the rest arrives. */
-    private byte[] carry = new byte[0];
-
-    private void write(byte[] bytes) {
-        byte[] all = new byte[carry.length + bytes.length];
-        System.arraycopy(carry, 0, all, 0, carry.length);
-        System.arraycopy(bytes, 0, all, carry.length, bytes.length);
-        int complete = OutputChunk.wholeCharacters(all);
-        carry = java.util.Arrays.copyOfRange(all, complete, all.length);
-        if (complete > 0) {
-            context.out().print(new String(all, 0, complete, StandardCharsets.UTF_8));
-            context.out().flush();
-        }
     }
 }

@@ -9,10 +9,8 @@ import dev.nvidb.queue.Waiting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * The CLI side of waiting for jobs ({@link Waiting} is the loop): on a terminal the jobs'
@@ -27,7 +25,9 @@ final class JobWaiting {
 
     static int await(Context context, Queue queue, QueueOptions options, List<Long> ids, Long timeoutSeconds,
                      int logLines) {
-        Progress progress = new Progress(context);
+        // Drawn on a terminal's stderr, unless stderr was sent to a file (2>wait.log; Linux only).
+        WaitText.Progress progress = new WaitText.Progress(context.err(), () -> Terminal.width(context),
+                context.terminal() && !Files.isRegularFile(Path.of("/proc/self/fd/2")));
         Waiting.Outcome outcome;
         try {
             outcome = queue.waiting().await(ids, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds),
@@ -38,49 +38,6 @@ final class JobWaiting {
         return report(context, options, outcome, queue.logs().tails(outcome.jobs(), logLines), logLines);
     }
 
-    /** Redraws the jobs' states on a terminal's stderr; does nothing elsewhere. */
-    private static final class Progress implements Consumer<List<JobView>> {
-
-        private final Context context;
-        private final boolean drawing;
-        private List<String> shown = List.of();
-
-        Progress(Context context) {
-            this.context = context;
-            this.drawing = context.terminal() && !stderrIsAFile();
-        }
-
-        @Override
-        public void accept(List<JobView> jobs) {
-            if (!drawing) {
-                return;
-            }
-            List<String> lines = WaitText.lines(jobs, Terminal.width(context), Instant.now());
-            if (!lines.equals(shown)) {
-                context.err().print(WaitText.frame(shown.size(), lines));
-                context.err().flush();
-                shown = lines;
-            }
-        }
-
-        /**
-         * Whether this process's stderr was sent to a file ({@code 2>wait.log}) while stdin and
-         * stdout are a terminal: then nothing is drawn. Linux only; elsewhere the terminal
-         * check alone decides.
-         */
-        private static boolean stderrIsAFile() {
-            return Files.isRegularFile(Path.of("/proc/self/fd/2"));
-        }
-
-        void erase() {
-            if (!shown.isEmpty()) {
-                context.err().print(WaitText.erase(shown.size()));
-                context.err().flush();
-                shown = List.of();
-            }
-        }
-    }
-
     private static int report(Context context, QueueOptions options, Waiting.Outcome outcome, Map<Long, String> logs,
                               int logLines) {
         List<JobView> jobs = outcome.jobs();
@@ -88,8 +45,7 @@ final class JobWaiting {
         int code = ExitCodes.of(timedOut ? ExitCodes.Outcome.WAIT_TIMED_OUT
                 : outcome.allCompleted() ? ExitCodes.Outcome.OK : ExitCodes.Outcome.JOB_FAILED);
         if (options.json) {
-            context.out().println(Json.write(new JsonCommands.Waited(Json.SCHEMA_VERSION, outcome.allCompleted(), timedOut,
-                    jobs.stream().map(Render::json).toList(), logLines > 0 ? logs : null)));
+            context.out().println(Json.write(JsonCommands.Waited.of(outcome, logs, logLines)));
         } else {
             context.out().print(WaitText.ended(jobs, logs, logLines));
             if (timedOut) {

@@ -1,18 +1,9 @@
 package dev.nvidb.cli;
 
-import dev.nvidb.agent.AgentScript;
 import dev.nvidb.app.LogSession;
 import dev.nvidb.app.Wiring;
-import dev.nvidb.config.LogConfig;
-import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.error.UsageException;
-import dev.nvidb.history.GpuLog;
-import dev.nvidb.monitor.Prober;
-import dev.nvidb.node.Node;
-import dev.nvidb.node.ResidentAgents;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -55,21 +46,9 @@ final class LogCommand extends ContextCall {
             throw new UsageException("--interval must be at least 0.2 seconds, got " + interval, "nvidb log --interval 5");
         }
         try (Wiring wiring = new Wiring(context)) {
-            wiring.withoutPrompts();
-            NvidbConfig config = wiring.config();
-            LogConfig settings = config.log();
-            boolean withServers = remote != null ? remote : config.basic().remote();
-            List<Node> nodes = wiring.monitorNodes(withServers);
-            Duration every = interval != null ? Duration.ofMillis(Math.round(interval * 1000))
-                    : Duration.ofSeconds(settings.intervalSeconds());
-            Path file = dbPath != null ? config.home().expand(dbPath) : settings.dbPath();
-            try (ResidentAgents residents = new ResidentAgents(AgentScript.bundled());
-                 GpuLog log = GpuLog.open(file)) {
-                Prober prober = new Prober(AgentScript.bundled(), wiring.nodeTimeout(), config.queue().jobRoot(), residents);
-                new LogSession(log, nodes, prober, every, settings.retentionDays(), config.home().display(file),
-                        duration == null ? null : Duration.ofMillis(Math.round(duration * 1000)), context.err()).run();
-                return ExitCodes.ok();
-            }
+            LogSession.record(wiring, remote, interval == null ? null : Duration.ofMillis(Math.round(interval * 1000)),
+                    dbPath, duration == null ? null : Duration.ofMillis(Math.round(duration * 1000)), context.err());
+            return ExitCodes.ok();
         }
     }
 }

@@ -5,7 +5,6 @@ import dev.nvidb.app.Wiring;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.ProbeResult;
-import dev.nvidb.node.Node;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonMonitor;
 import dev.nvidb.output.MonitorText;
@@ -67,9 +66,8 @@ final class NvidbCommand extends ContextCall {
                 return LiveMonitor.run(context, wiring, withServers,
                         Duration.ofMillis(Math.round(1000 * (interval == null ? DEFAULT_INTERVAL : interval))));
             }
-            List<Node> nodes = wiring.monitorNodes(withServers);
-            List<ProbeResult> results = wiring.prober().probeAll(nodes);
-            boolean ok = answered(results, withServers);
+            List<ProbeResult> results = LiveMonitor.once(wiring, withServers);
+            boolean ok = LiveMonitor.answered(results, withServers);
             if (output.json) {
                 context.out().println(Json.write(JsonMonitor.of(results, ok)));
             } else {
@@ -78,15 +76,5 @@ final class NvidbCommand extends ContextCall {
             context.out().flush();
             return ExitCodes.okOr(ok, ExitCodes.Outcome.FAILED);
         }
-    }
-
-    /**
-     * Whether the probe succeeded. With the servers, every node must have answered; a node
-     * that answered without a usable NVIDIA driver says so in its row ({@code no_gpu}) and
-     * does not fail the run, so a laptop without a GPU can watch its servers. Alone, this
-     * machine must have answered with GPU data.
-     */
-    static boolean answered(List<ProbeResult> results, boolean withServers) {
-        return results.stream().allMatch(result -> result.snapshot() != null && (withServers || !result.degraded()));
     }
 }

@@ -49,16 +49,7 @@ final class QueueKeeperInstallCommand extends ContextCall {
                     JsonKeeper.of(done.started()), linger)));
             return ExitCodes.ok();
         }
-        context.out().println("wrote " + done.file() + (done.replaced() == null ? ""
-                : " (the " + done.replaced().label() + " keeper is stopped and removed)"));
-        if (done.started() != null) {
-            context.out().println(KeeperText.line(done.started(), ZoneId.systemDefault(), Terminal.style(context, false)));
-        } else {
-            context.out().println("start it: nvidb queue keeper start");
-        }
-        if (linger != null) {
-            context.out().println(linger);
-        }
+        context.out().print(KeeperText.installed(done, linger, ZoneId.systemDefault(), Terminal.style(context, false)));
         return ExitCodes.ok();
     }
 }

@@ -5,7 +5,6 @@ import dev.nvidb.mcp.QueueTool.Answer;
 import dev.nvidb.mcp.QueueTool.Behaviour;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.output.JsonJob;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.LogFollowing;
@@ -70,9 +69,7 @@ final class WaitTools {
                     Waiting.Outcome outcome = queue.waiting().await(ids, timeout, true, jobs -> { });
                     int lines = arguments.intValue("log_lines", 0);
                     Map<Long, String> logs = queue.logs().tails(outcome.jobs(), lines);
-                    return Answer.of(new JsonCommands.Waited(Json.SCHEMA_VERSION, outcome.allCompleted(),
-                            outcome.timedOut(), outcome.jobs().stream().map(JsonJob::of).toList(),
-                            lines > 0 ? logs : null));
+                    return Answer.of(JsonCommands.Waited.of(outcome, logs, lines));
                 });
     }
 

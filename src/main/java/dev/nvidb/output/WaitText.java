@@ -89,4 +89,41 @@ public final class WaitText {
         });
         return text.toString();
     }
+
+    /** Redraws the waited-for jobs' states in place on {@code err} while {@code drawing}; does nothing otherwise. */
+    public static final class Progress implements java.util.function.Consumer<List<JobView>> {
+
+        private final java.io.PrintWriter err;
+        private final java.util.function.IntSupplier width;
+        private final boolean drawing;
+        private List<String> shown = List.of();
+
+        public Progress(java.io.PrintWriter err, java.util.function.IntSupplier width, boolean drawing) {
+            this.err = err;
+            this.width = width;
+            this.drawing = drawing;
+        }
+
+        @Override
+        public void accept(List<JobView> jobs) {
+            if (!drawing) {
+                return;
+            }
+            List<String> lines = WaitText.lines(jobs, width.getAsInt(), Instant.now());
+            if (!lines.equals(shown)) {
+                err.print(WaitText.frame(shown.size(), lines));
+                err.flush();
+                shown = lines;
+            }
+        }
+
+        /** Takes the drawn lines away, so what is printed next starts where they began. */
+        public void erase() {
+            if (!shown.isEmpty()) {
+                err.print(WaitText.erase(shown.size()));
+                err.flush();
+                shown = List.of();
+            }
+        }
+    }
 }
