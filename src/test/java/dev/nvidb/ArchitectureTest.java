@@ -75,7 +75,7 @@ class ArchitectureTest {
 
     /**
      * Which project packages each package may use (besides itself), as ARCHITECTURE.md's table
-     * says: dependencies point inward, {@code cli → app → daemon, tui → queue → engine and friends → scheduler,
+     * says: dependencies point inward, {@code cli → app → daemon, tui, web, mcp → queue → engine and friends → scheduler,
      * store, ssh, agent → model}. A package missing here fails {@link #everyPackageHasARow}.
      */
     static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
@@ -100,8 +100,9 @@ class ArchitectureTest {
             Map.entry("mcp", Set.of("doctor", "queue", "output", "model", "error")),
             Map.entry("daemon", Set.of("queue", "engine", "model", "error")),
             Map.entry("remote", Set.of("agent", "config", "model", "error")),
-            Map.entry("app", Set.of("daemon", "remote", "tui", "queue", "monitor", "node", "ssh", "agent", "config", "model", "error")),
-            Map.entry("cli", Set.of("app", "daemon", "remote", "tui", "web", "mcp", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh",
+            Map.entry("app", Set.of("daemon", "remote", "tui", "web", "mcp", "history", "doctor", "keeper", "output", "queue", "monitor", "node", "ssh",
+                    "agent", "config", "model", "error")),
+            Map.entry("cli", Set.of("app", "daemon", "remote", "tui", "mcp", "history", "doctor", "queue", "keeper", "output", "monitor", "node", "ssh",
                     "agent", "config", "model", "error")),
             Map.entry("web", Set.of("history", "queue", "output", "monitor", "node", "agent", "model", "error")),
             Map.entry("tui", Set.of("queue", "keeper", "output", "monitor", "node", "scheduler", "config", "model", "error")));
@@ -177,18 +178,14 @@ class ArchitectureTest {
             Map.entry("Streams", "Context's byte streams and the terminal's controls"),
             Map.entry("ExitCodes", "how a command ended, as the process exit code (docs/exit-codes.md)"),
             Map.entry("Terminal", "width and colour of the command edge's output"),
+            Map.entry("ContextCall", "the base of a command: the command factory hands it its Context"),
             Map.entry("Render", "job lines and tables several commands print"),
             Map.entry("Prompts", "questions a command asks a person on stderr and stdin"),
             Map.entry("JobIds", "job ids as typed on the command line"),
             Map.entry("Sizes", "sizes as typed in options (--vram)"),
-            Map.entry("ShellWords", "a command's words joined for display"),
-            Map.entry("ScriptDirectives", "#nvidb lines of a --script: options of job submit"),
             Map.entry("SubmitAnswer", "a submit's answer true to what it stored when Ctrl-C lands"),
             Map.entry("SubmitTicker", "starts the background ticker a submit leaves behind"),
             Map.entry("JobWaiting", "what job wait and submit --wait show while waiting"),
-            Map.entry("Cleanup", "what the clean commands share"),
-            Map.entry("QueueNodesNotice", "the notice add, import and clean print about queue nodes"),
-            Map.entry("Forwarding", "runs a whole command line on the queue host, reporting through Cli, Context and ExitCodes"),
             Map.entry("HandoffService", "runs the requests handed to the daemon through Cli, as the commands they came from"),
             Map.entry("HandedCommand", "what a command the daemon may run makes of its parsed options, and takes back there"));
 

@@ -36,6 +36,21 @@ public final class LiveMonitor {
     private LiveMonitor() {
     }
 
+    /** {@code nvidb --once}: one probe of the monitor's nodes, all at once. */
+    public static List<dev.nvidb.model.ProbeResult> once(Wiring wiring, boolean withServers) {
+        return wiring.prober().probeAll(wiring.monitorNodes(withServers));
+    }
+
+    /**
+     * Whether a probe succeeded. With the servers, every node must have answered; a node
+     * that answered without a usable NVIDIA driver says so in its row ({@code no_gpu}) and
+     * does not fail the run, so a laptop without a GPU can watch its servers. Alone, this
+     * machine must have answered with GPU data.
+     */
+    public static boolean answered(List<dev.nvidb.model.ProbeResult> results, boolean withServers) {
+        return results.stream().allMatch(result -> result.snapshot() != null && (withServers || !result.degraded()));
+    }
+
     /** Runs the monitor until q (0) or Ctrl-C (130). */
     public static int run(Wiring.Front context, Wiring wiring, boolean withServers, Duration interval) {
         if (!context.terminal()) {
@@ -43,9 +58,7 @@ public final class LiveMonitor {
         }
         wiring.withoutPrompts();
         NvidbConfig config = wiring.config();
-        List<Node> nodes = withServers
-                ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
-                : List.of(wiring.nodes().local(null));
+        List<Node> nodes = wiring.monitorNodes(withServers);
         Duration timeout = wiring.nodeTimeout();
         ExecutorService signalling = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "monitor-signals");

@@ -6,12 +6,14 @@ import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
+import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.monitor.Prober;
 import dev.nvidb.node.LocalHost;
 import dev.nvidb.daemon.DaemonLink;
 import dev.nvidb.queue.AgentHeadStart;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Refresh;
 import dev.nvidb.queue.Ticking;
 import dev.nvidb.remote.ForwardedLine;
 import java.nio.file.Files;
@@ -150,6 +152,12 @@ public final class Wiring implements AutoCloseable {
         return new NodeDirectory(this::remoteShell, Map.of("HOME", home().userHome().toString()));
     }
 
+    /** The nodes the monitor watches: this machine alone, or {@code withServers} config.yml's servers too. */
+    public java.util.List<dev.nvidb.node.Node> monitorNodes(boolean withServers) {
+        return withServers ? nodes().nodes(config().basic().includeLocal(), null, config().monitorServers())
+                : java.util.List.of(nodes().local(null));
+    }
+
     public Prober prober() {
         return new Prober(AgentScript.bundled(), nodeTimeout(), config().queue().jobRoot()).withClaimsDirs(claimsDirs());
     }
@@ -236,6 +244,17 @@ public final class Wiring implements AutoCloseable {
         return queue(options, missing);
     }
 
+    /**
+     * Job-id existence: the queue holding jobs {@code ids}, each found before anything else (a
+     * usage error naming the first missing one, {@link Queue#requireJobs}); with no database yet,
+     * none is created for them.
+     */
+    public Queue queueHolding(QueueChoice options, java.util.List<Long> ids) {
+        Queue opened = ids.isEmpty() ? queue(options) : existingQueue(options, () -> Missing.job(ids.get(0)));
+        opened.requireJobs(ids);
+        return opened;
+    }
+
     private Queue queue(QueueChoice options, Supplier<UsageException> missingWithoutDatabase) {
         if (queue != null) {
             return queue;
@@ -270,14 +289,7 @@ public final class Wiring implements AutoCloseable {
      * {@code --tick} forces one even if another ran moments ago.
      */
     public void refresh(Queue service, QueueChoice options, boolean byDefault) {
-        if (options.noTick() || !byDefault && !options.tick()) {
-            return;
-        }
-        if (options.tick()) {
-            service.ticking().now();
-        } else {
-            service.ticking().ifDue();
-        }
+        service.refreshed(Refresh.asked(options.tick(), options.noTick(), byDefault));
     }
 
     /**

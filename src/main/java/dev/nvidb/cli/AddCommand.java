@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.QueueNodesNotice;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
@@ -12,7 +13,6 @@ import dev.nvidb.error.UsageException;
 import java.io.Console;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,9 +28,7 @@ import picocli.CommandLine.Parameters;
                 "  nvidb add gpu-a                             the same as --hostname gpu-a",
                 "  nvidb add --hostname gpu-a.lab --username me --gpus 0,1",
                 "  nvidb add --hostname 10.0.0.7 --nickname gpu-b --proxyjump bastion"})
-final class AddCommand implements Callable<Integer> {
-
-    private final Context context;
+final class AddCommand extends ContextCall {
 
     @Mixin
     JsonOption output;
@@ -53,10 +51,6 @@ final class AddCommand implements Callable<Integer> {
     String proxyjump;
     @Option(names = "--gpus", split = ",", description = "GPU indices open to queue placement, e.g. 0,1.")
     List<Integer> gpus;
-
-    AddCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Cleanup;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.config.ConfiguredServer;
 import dev.nvidb.config.DatabaseFiles;
@@ -8,7 +9,6 @@ import dev.nvidb.output.Printable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,16 +26,10 @@ import picocli.CommandLine.Option;
                 "  nvidb clean all                     servers and GPU log, confirmed twice",
                 "",
                 "The queue's database (queue.db) is never deleted: 'nvidb queue gc' trims it."})
-final class CleanCommand implements Callable<Integer> {
-
-    private final Context context;
+final class CleanCommand extends ContextCall {
 
     @Option(names = "--db-path", paramLabel = "FILE", description = "The GPU log to offer (default: $NVIDB_HOME/gpu_log.db).")
     String dbPath;
-
-    CleanCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {
@@ -80,7 +74,7 @@ final class CleanCommand implements Callable<Integer> {
         }
         for (int index = 0; index < servers.size(); index++) {
             ConfiguredServer server = servers.get(index);
-            context.err().println(String.format("  %d) %s", index + 1, label(server)));
+            context.err().println(String.format("  %d) %s", index + 1, Cleanup.label(server)));
         }
         Optional<List<String>> chosen = choose(prompts, servers);
         if (chosen.isEmpty()) {
@@ -104,7 +98,7 @@ final class CleanCommand implements Callable<Integer> {
             List<String> names = new ArrayList<>();
             String wrong = null;
             for (String word : line.get().split("[\\s,]+")) {
-                Optional<String> name = pick(word, servers);
+                Optional<String> name = Cleanup.pick(word, servers);
                 if (name.isEmpty()) {
                     wrong = word;
                     break;
@@ -118,21 +112,6 @@ final class CleanCommand implements Callable<Integer> {
             }
             context.err().println("'" + Printable.of(wrong) + "' is not a number from 1 to " + servers.size() + " or a server's name");
         }
-    }
-
-    private static Optional<String> pick(String word, List<ConfiguredServer> servers) {
-        if (word.matches("[0-9]{1,9}")) {
-            int number = Integer.parseInt(word);
-            return number >= 1 && number <= servers.size() ? Optional.of(servers.get(number - 1).name()) : Optional.empty();
-        }
-        return servers.stream().map(ConfiguredServer::name).filter(word::equals).findFirst();
-    }
-
-    private static String label(ConfiguredServer server) {
-        String where = server.inConfigYml() && server.inQueueYml() ? "config.yml, queue.yml"
-                : server.inQueueYml() ? "queue.yml" : "config.yml";
-        String host = server.server().hostname();
-        return server.name() + (host.equals(server.name()) ? "" : " (" + host + ")") + "  [" + where + "]";
     }
 
     private void logs(Cleanup cleanup, Prompts prompts, DatabaseFiles log) {

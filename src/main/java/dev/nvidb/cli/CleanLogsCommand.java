@@ -1,8 +1,8 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Cleanup;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.config.DatabaseFiles;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -15,19 +15,13 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb clean logs                          asks first",
                 "  nvidb clean logs --yes",
                 "  nvidb clean logs --db-path /scratch/gpu_log.db --yes"})
-final class CleanLogsCommand implements Callable<Integer> {
-
-    private final Context context;
+final class CleanLogsCommand extends ContextCall {
 
     @Option(names = "--db-path", paramLabel = "FILE", description = "The GPU log to delete (default: $NVIDB_HOME/gpu_log.db).")
     String dbPath;
 
     @Option(names = {"-y", "--yes"}, description = "Delete without asking (for scripts).")
     boolean yes;
-
-    CleanLogsCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -1,8 +1,8 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Cleanup;
 import dev.nvidb.app.Wiring;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -15,19 +15,13 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb clean servers gpu-a             asks first",
                 "  nvidb clean servers gpu-a gpu-b --yes"})
-final class CleanServersCommand implements Callable<Integer> {
-
-    private final Context context;
+final class CleanServersCommand extends ContextCall {
 
     @Parameters(paramLabel = "NAME", arity = "1..*", description = "Servers to remove (nickname, else hostname; see 'nvidb ls').")
     List<String> names;
 
     @Option(names = {"-y", "--yes"}, description = "Remove without asking (for scripts).")
     boolean yes;
-
-    CleanServersCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.Forwarding;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.output.Printable;
@@ -32,9 +33,19 @@ public final class Cli {
      * a failure of its own, or into data, after restoring the thread's flag).
      */
     public static int run(Context context, String... given) {
-        java.util.Optional<Integer> forwarded = Forwarding.attempt(context, given);
-        if (forwarded.isPresent()) {
-            return forwarded.get();
+        boolean json = Arrays.stream(given).takeWhile(arg -> !arg.equals("--")).anyMatch("--json"::equals);
+        try {
+            java.util.Optional<Integer> forwarded = Forwarding.attempt(context, context.out(), context.streams(),
+                    signal -> report(context, json, "ssh", signal, null), given);
+            if (forwarded.isPresent()) {
+                return forwarded.get();
+            }
+        } catch (NvidbException e) {
+            if (ExitCodes.outcome(e) == ExitCodes.Outcome.INTERRUPTED) {
+                Thread.currentThread().interrupt();
+            }
+            report(context, json, e.type(), e.getMessage(), e.hint().orElse(null));
+            return ExitCodes.of(e);
         }
         if (OperationRun.mentioned(given)) {
             try {
@@ -325,8 +336,8 @@ public final class Cli {
     }
 
     /**
-     * Creates command objects, handing the {@link Context} to those that take one, and the
-     * line's {@link HeadStart} to those that take that too.
+     * Creates command objects, handing the {@link Context} to those that take one (or are a
+     * {@link ContextCall}), and the line's {@link HeadStart} to those that take that too.
      */
     private record ContextFactory(Context context, HeadStart headStart) implements IFactory {
 
@@ -348,7 +359,11 @@ public final class Cli {
                     }
                 }
             }
-            return CommandLine.defaultFactory().create(type);
+            K made = CommandLine.defaultFactory().create(type);
+            if (made instanceof ContextCall call) {
+                call.context = context;
+            }
+            return made;
         }
     }
 }

@@ -1,11 +1,10 @@
 package dev.nvidb.cli;
 
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** A command that only groups others ({@code job}, {@code queue}): alone, it lists them and exits 2. */
-abstract class CommandGroup implements Callable<Integer> {
+abstract class CommandGroup extends ContextCall {
 
     @Spec
     CommandSpec spec;

@@ -1,6 +1,5 @@
 package dev.nvidb.cli;
 
-import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,22 +15,16 @@ import picocli.CommandLine.Spec;
         footer = {"  source <(nvidb completion bash)            # bash, e.g. in ~/.bashrc",
                 "  source <(nvidb completion zsh)             # zsh, e.g. in ~/.zshrc",
                 "  nvidb completion bash > /etc/bash_completion.d/nvidb"})
-final class CompletionCommand implements Callable<Integer> {
+final class CompletionCommand extends ContextCall {
 
     /** The shells a script is printed for. */
     enum Shell { bash, zsh }
-
-    private final Context context;
 
     @Spec
     CommandSpec spec;
 
     @Parameters(paramLabel = "SHELL", description = "bash or zsh.")
     Shell shell;
-
-    CompletionCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

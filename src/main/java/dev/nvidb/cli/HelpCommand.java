@@ -3,7 +3,6 @@ package dev.nvidb.cli;
 import dev.nvidb.error.UsageException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,19 +11,13 @@ import picocli.CommandLine.Spec;
 
 /** {@code nvidb help [COMMAND…]}: the same help as {@code nvidb COMMAND… --help}, nested to any depth. */
 @Command(name = "help", helpCommand = true, description = "Show the help of a command: nvidb help job submit.")
-final class HelpCommand implements Callable<Integer> {
-
-    private final Context context;
+final class HelpCommand extends ContextCall {
 
     @Spec
     CommandSpec spec;
 
     @Parameters(arity = "0..*", paramLabel = "COMMAND", description = "The command, e.g. 'job submit'.")
     List<String> words = new ArrayList<>();
-
-    HelpCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -1,22 +1,19 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.QueueNodesNotice;
+import dev.nvidb.app.ServerListing;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.config.AddedServers;
-import dev.nvidb.config.AuthMethod;
 import dev.nvidb.config.ConfigWriter;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.NvidbHome;
 import dev.nvidb.config.ServerConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
-import dev.nvidb.ssh.SshConfigFile;
-import dev.nvidb.ssh.SshHostEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -30,19 +27,13 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb import                      hosts from ~/.ssh/config",
                 "  nvidb import ~/work/ssh_config"})
-final class ImportCommand implements Callable<Integer> {
-
-    private final Context context;
+final class ImportCommand extends ContextCall {
 
     @Mixin
     JsonOption output;
 
     @Parameters(arity = "0..1", paramLabel = "PATH", description = "ssh config to read (default: basic.ssh_config).")
     String path;
-
-    ImportCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {
@@ -53,10 +44,7 @@ final class ImportCommand implements Callable<Integer> {
             if (!Files.isRegularFile(source)) {
                 throw new UsageException("no ssh config at " + home.display(source), "nvidb import PATH");
             }
-            List<ServerConfig> servers = new ArrayList<>();
-            for (SshHostEntry entry : SshConfigFile.listHosts(source)) {
-                servers.add(server(home, entry));
-            }
+            List<ServerConfig> servers = ServerListing.imported(home, source);
             AddedServers result = servers.isEmpty() ? new AddedServers(List.of(), List.of())
                     : new ConfigWriter(home).addServers(home.configYml(), servers);
             report(home, source, result);
@@ -83,13 +71,5 @@ final class ImportCommand implements Callable<Integer> {
             summary += "; skipped " + skipped.size() + " already configured (" + String.join(", ", skipped) + ")";
         }
         context.err().println(summary);
-    }
-
-    private static ServerConfig server(NvidbHome home, SshHostEntry entry) {
-        Path identity = entry.identityFiles().isEmpty() ? null : home.expand(entry.identityFiles().get(0));
-        String hostname = entry.hostName() == null ? entry.alias() : entry.hostName();
-        String nickname = hostname.equals(entry.alias()) ? null : entry.alias();
-        return new ServerConfig(hostname, entry.port(), entry.user(), nickname, AuthMethod.AUTO, identity, null,
-                entry.proxyJump(), null);
     }
 }

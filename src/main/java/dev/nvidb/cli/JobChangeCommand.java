@@ -1,7 +1,6 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
@@ -9,7 +8,6 @@ import dev.nvidb.queue.JobChange;
 import dev.nvidb.queue.JobControl;
 import dev.nvidb.queue.Queue;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -18,12 +16,7 @@ import picocli.CommandLine.Parameters;
  * {@code nvidb job cancel|requeue ID…}: end jobs now, or run them again. Exit 0 when every job
  * changed, 1 when some could not (already ended, already pending).
  */
-abstract class JobChangeCommand implements Callable<Integer> {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+abstract class JobChangeCommand extends QueueCall {
 
     @Mixin
     OpIdOption operation;
@@ -35,17 +28,13 @@ abstract class JobChangeCommand implements Callable<Integer> {
             + " (cancel: pending and running; requeue: with --failed, the failed, timed-out and lost ones).")
     String group;
 
-    JobChangeCommand(Context context) {
-        this.context = context;
-    }
-
     abstract List<JobChange> apply(JobControl control, List<Long> jobs);
 
     /** The change applied to a whole group. */
     abstract List<JobChange> applyToGroup(Queue queue, String group);
 
     @Override
-    public Integer call() {
+    List<Long> jobs() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
         if (group == null && jobs.isEmpty()) {
             throw new dev.nvidb.error.UsageException("no jobs given", "name job ids, or --group GROUP");
@@ -53,26 +42,20 @@ abstract class JobChangeCommand implements Callable<Integer> {
         if (group != null && !jobs.isEmpty()) {
             throw new dev.nvidb.error.UsageException("give job ids or --group, not both");
         }
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = jobs.isEmpty() ? wiring.queue(options) : wiring.existingQueue(options, () -> Missing.job(jobs.get(0)));
-            jobs.forEach(queue.reading()::getJob);
-            List<JobChange> changes = group != null ? applyToGroup(queue, group) : apply(queue.control(), jobs);
-            boolean all = changes.stream().allMatch(JobChange::changed);
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, all, changes)));
-            } else {
-                changes.forEach(change -> context.err().println(Printable.of(change.message())));
-            }
-            return ExitCodes.okOr(all, ExitCodes.Outcome.FAILED);
-        }
+        return jobs;
+    }
+
+    @Override
+    int run(Queue queue, Wiring wiring) {
+        List<JobChange> changes = group != null ? applyToGroup(queue, group) : apply(queue.control(), jobs());
+        boolean all = changes.stream().allMatch(JobChange::changed);
+        answer(() -> new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, all, changes),
+                () -> changes.forEach(change -> context.err().println(Printable.of(change.message()))));
+        return ExitCodes.okOr(all, ExitCodes.Outcome.FAILED);
     }
 
     @Command(name = "cancel", description = "Cancel jobs: pending ones never start, running ones are killed.")
     static final class Cancel extends JobChangeCommand implements HandedCommand.AsLine {
-        Cancel(Context context) {
-            super(context);
-        }
-
         List<JobChange> apply(JobControl control, List<Long> jobs) {
             return control.cancel(jobs);
         }
@@ -84,10 +67,6 @@ abstract class JobChangeCommand implements Callable<Integer> {
 
     @Command(name = "requeue", description = "Run jobs again (a running one is killed first); the note is kept.")
     static final class Requeue extends JobChangeCommand {
-        Requeue(Context context) {
-            super(context);
-        }
-
         @picocli.CommandLine.Option(names = "--failed", description = "With --group: the group's failed, timed-out"
                 + " and lost jobs.")
         boolean failed;

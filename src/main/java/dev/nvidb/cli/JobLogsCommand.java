@@ -1,18 +1,17 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.LogFollowing;
 import dev.nvidb.queue.Queue;
+import java.util.List;
+import java.util.function.Consumer;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -26,12 +25,7 @@ import picocli.CommandLine.Parameters;
         footer = {"  nvidb job logs 12",
                 "  nvidb job logs 12 -f",
                 "  nvidb job logs 12 --stderr -n 200"})
-final class JobLogsCommand implements Callable<Integer> {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobLogsCommand extends QueueCall.Read {
 
     @Parameters(paramLabel = "ID")
     String id;
@@ -47,60 +41,37 @@ final class JobLogsCommand implements Callable<Integer> {
             description = "Start at this byte offset (a previous --json answer's next_offset) instead of the last lines.")
     Long offset;
 
-    JobLogsCommand(Context context) {
-        this.context = context;
+    @Override
+    List<Long> jobs() {
+        return List.of(JobIds.parse(id));
     }
 
     @Override
-    public Integer call() {
-        long jobId = JobIds.parse(id);
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
-            queue.reading().getJob(jobId);
-            wiring.refresh(queue, options, true);
-            LogFollowing logs = queue.logs();
-            Duration pause = Duration.ofMillis(Math.round(interval * 1000));
-            JobView job = follow ? logs.awaitStart(jobId, pause) : queue.reading().getJob(jobId);
-            if (offset != null && offset < 0) {
-                throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
-            }
-            OutputChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
-            if (chunk.cut()) {
-                context.err().println("nvidb: job " + jobId + ": showing only the last " + (LogFollowing.CHUNK >> 20)
-                        + " MiB of " + (stderr ? "stderr" : "stdout") + "; the last " + lines
-                        + " lines do not fit in it (read earlier bytes with --offset)");
-                context.err().flush();
-            }
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
-                        new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset())));
-                return ExitCodes.ok();
-            }
-            write(chunk.bytes());
+    int run(Queue queue, Wiring wiring) {
+        long jobId = jobs().get(0);
+        LogFollowing logs = queue.logs();
+        Duration pause = Duration.ofMillis(Math.round(interval * 1000));
+        JobView job = follow ? logs.awaitStart(jobId, pause) : queue.reading().getJob(jobId);
+        if (offset != null && offset < 0) {
+            throw new dev.nvidb.error.UsageException("--offset must be 0 or more, got " + offset);
+        }
+        OutputChunk chunk = offset != null ? logs.read(job, stderr, offset) : logs.lastLines(job, stderr, lines);
+        if (chunk.cut()) {
+            context.err().println("nvidb: job " + jobId + ": showing only the last " + (LogFollowing.CHUNK >> 20)
+                    + " MiB of " + (stderr ? "stderr" : "stdout") + "; the last " + lines
+                    + " lines do not fit in it (read earlier bytes with --offset)");
+            context.err().flush();
+        }
+        return answer(() -> new JsonCommands.Logs(Json.SCHEMA_VERSION, true, jobId, stderr ? "stderr" : "stdout",
+                new String(chunk.bytes(), StandardCharsets.UTF_8), chunk.nextOffset()), () -> {
+            Consumer<byte[]> write = OutputChunk.asText(text -> {
+                context.out().print(text);
+                context.out().flush();
+            });
+            write.accept(chunk.bytes());
             if (follow) {
-                logs.follow(job, stderr, chunk.nextOffset(), pause, this::write);
+                logs.follow(job, stderr, chunk.nextOffset(), pause, write);
             }
-            return ExitCodes.ok();
-        }
-    }
-
-    /** Bytes of a character split across two reads, held until the rest arrives. */
-    private byte[] carry = new byte[0];
-
-    private void write(byte[] bytes) {
-        byte[] all = new byte[carry.length + bytes.length];
-        System.arraycopy(carry, 0, all, 0, carry.length);
-        System.arraycopy(bytes, 0, all, carry.length, bytes.length);
-        int complete = completeUtf8(all);
-        carry = java.util.Arrays.copyOfRange(all, complete, all.length);
-        if (complete > 0) {
-            context.out().print(new String(all, 0, complete, StandardCharsets.UTF_8));
-            context.out().flush();
-        }
-    }
-
-    /** How many leading bytes form whole UTF-8 characters (a cut sequence at the end is left out). */
-    static int completeUtf8(byte[] bytes) {
-        return OutputChunk.wholeCharacters(bytes);
+        });
     }
 }

@@ -10,9 +10,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb job ls}: jobs, oldest first, with why each pending job waits. */
@@ -21,12 +19,7 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb job ls",
                 "  nvidb job ls --active",
                 "  nvidb job ls --state failed,lost -n 20 --json"})
-final class JobLsCommand implements Callable<Integer>, HandedCommand {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobLsCommand extends QueueCall implements HandedCommand {
 
     @Option(names = "--state", split = ",", paramLabel = "STATE",
             description = "Only these states: pending, running, completed, failed, cancelled, timeout, lost.")
@@ -40,23 +33,16 @@ final class JobLsCommand implements Callable<Integer>, HandedCommand {
     @Option(names = "--group", paramLabel = "GROUP", description = "Only the jobs of this group (a sweep or an array).")
     String group;
 
-    JobLsCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() {
-        try (Wiring wiring = new Wiring(context).lastUse()) {
-            Queue queue = wiring.queue(options);
-            JobSelection query = new JobSelection(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
-            wiring.refresh(queue, options, true);
-            if (options.json) {
-                Render.stream(context, queue.reading(), query);   // any length, in bounded memory
-            } else {
-                Render.list(context, false, queue.reading().listJobs(query));
-            }
-            return ExitCodes.ok();
+    int run(Queue queue, Wiring wiring) {
+        JobSelection query = new JobSelection(states(), node == null ? null : queue.nodeAdmin().resolve(node), limit, group);
+        wiring.refresh(queue, options, true);
+        if (options.json) {
+            Render.stream(context, queue.reading(), query);   // any length, in bounded memory
+        } else {
+            Render.list(context, false, queue.reading().listJobs(query));
         }
+        return ExitCodes.ok();
     }
 
     @Override

@@ -1,13 +1,12 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.Queue;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,12 +14,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code nvidb job note ID [TEXT] [--append TEXT] [--clear]}: read or edit your note on a job. */
 @Command(name = "note", description = "Read, replace, extend or clear your note on a job.")
-final class JobNoteCommand implements Callable<Integer> {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobNoteCommand extends QueueCall {
 
     @Mixin
     OpIdOption operation;
@@ -34,33 +28,30 @@ final class JobNoteCommand implements Callable<Integer> {
     @Option(names = "--clear", description = "Remove the note.")
     boolean clear;
 
-    JobNoteCommand(Context context) {
-        this.context = context;
+    @Override
+    List<Long> jobs() {
+        long jobId = JobIds.parse(id);
+        if ((text != null ? 1 : 0) + (append != null ? 1 : 0) + (clear ? 1 : 0) > 1) {
+            throw new UsageException("give one of TEXT, --append TEXT or --clear");
+        }
+        return List.of(jobId);
     }
 
     @Override
-    public Integer call() {
-        long jobId = JobIds.parse(id);
-        int edits = (text != null ? 1 : 0) + (append != null ? 1 : 0) + (clear ? 1 : 0);
-        if (edits > 1) {
-            throw new UsageException("give one of TEXT, --append TEXT or --clear");
+    int run(Queue queue, Wiring wiring) {
+        long jobId = jobs().get(0);
+        if (text != null) {
+            queue.control().setNote(jobId, text);
+        } else if (append != null) {
+            queue.control().appendNote(jobId, append);
+        } else if (clear) {
+            queue.control().setNote(jobId, null);
         }
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
-            if (text != null) {
-                queue.control().setNote(jobId, text);
-            } else if (append != null) {
-                queue.control().appendNote(jobId, append);
-            } else if (clear) {
-                queue.control().setNote(jobId, null);
-            }
-            String note = queue.reading().getJob(jobId).job().note();
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.Noted(Json.SCHEMA_VERSION, true, jobId, note)));
-            } else if (edits == 0 && note != null) {
+        String note = queue.reading().getJob(jobId).job().note();
+        return answer(() -> new JsonCommands.Noted(Json.SCHEMA_VERSION, true, jobId, note), () -> {
+            if (text == null && append == null && !clear && note != null) {
                 context.out().println(Printable.lines(note));
             }
-            return ExitCodes.ok();
-        }
+        });
     }
 }

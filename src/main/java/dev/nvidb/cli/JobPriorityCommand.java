@@ -1,13 +1,11 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
-import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -18,12 +16,7 @@ import picocli.CommandLine.Parameters;
  * a pending job N places earlier or later in the dispatch order.
  */
 @Command(name = "priority", description = "Set (5), adjust (+1, -2) or move (--up/--down N) a job's priority.")
-final class JobPriorityCommand implements Callable<Integer> {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobPriorityCommand extends QueueCall {
 
     @Mixin
     OpIdOption operation;
@@ -37,37 +30,30 @@ final class JobPriorityCommand implements Callable<Integer> {
     @Option(names = "--down", paramLabel = "N", converter = NumberOption.PositiveCount.class, description = "Move a pending job N places later.")
     Integer down;
 
-    JobPriorityCommand(Context context) {
-        this.context = context;
+    @Override
+    List<Long> jobs() {
+        long jobId = JobIds.parse(id);
+        if ((value != null ? 1 : 0) + (up != null ? 1 : 0) + (down != null ? 1 : 0) > 1) {
+            throw new UsageException("give one of N, +N, -N, --up N or --down N");
+        }
+        return List.of(jobId);
     }
 
     @Override
-    public Integer call() {
-        long jobId = JobIds.parse(id);
-        int given = (value != null ? 1 : 0) + (up != null ? 1 : 0) + (down != null ? 1 : 0);
-        if (given > 1) {
-            throw new UsageException("give one of N, +N, -N, --up N or --down N");
-        }
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
-            JobView job = queue.reading().getJob(jobId);
-            if (value != null) {
-                queue.control().setPriority(jobId, adjusted(job.job().priority(), value));
-            } else if (up != null || down != null) {
-                int places = up != null ? up : -down;
-                if (places == 0 || (up != null && up < 0) || (down != null && down < 0)) {
-                    throw new UsageException("--up and --down take a positive number of places");
-                }
-                queue.control().move(jobId, places);
+    int run(Queue queue, Wiring wiring) {
+        long jobId = jobs().get(0);
+        if (value != null) {
+            queue.control().setPriority(jobId, adjusted(queue.reading().getJob(jobId).job().priority(), value));
+        } else if (up != null || down != null) {
+            int places = up != null ? up : -down;
+            if (places == 0 || (up != null && up < 0) || (down != null && down < 0)) {
+                throw new UsageException("--up and --down take a positive number of places");
             }
-            int priority = queue.reading().getJob(jobId).job().priority();
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.Priority(Json.SCHEMA_VERSION, true, jobId, priority)));
-            } else {
-                context.out().println(priority);
-            }
-            return ExitCodes.ok();
+            queue.control().move(jobId, places);
         }
+        int priority = queue.reading().getJob(jobId).job().priority();
+        return answer(() -> new JsonCommands.Priority(Json.SCHEMA_VERSION, true, jobId, priority),
+                () -> context.out().println(priority));
     }
 
     static int adjusted(int current, String text) {

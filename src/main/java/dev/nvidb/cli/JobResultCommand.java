@@ -1,12 +1,11 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.Queue;
-import java.util.concurrent.Callable;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,12 +20,7 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb job result 12",
                 "  nvidb job result 12 --set '{\"loss\": 0.12}'"})
-final class JobResultCommand implements Callable<Integer>, HandedCommand.AsLine {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobResultCommand extends QueueCall implements HandedCommand.AsLine {
 
     @Mixin
     OpIdOption operation;
@@ -36,33 +30,34 @@ final class JobResultCommand implements Callable<Integer>, HandedCommand.AsLine 
     @Option(names = "--set", paramLabel = "JSON", description = "Store this JSON object as the job's result.")
     String set;
 
-    JobResultCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() {
+    List<Long> jobs() {
         long jobId = JobIds.parse(id);
         if (set != null && !Json.isObject(set)) {
             throw new UsageException("--set takes one JSON object, e.g. '{\"loss\": 0.12}'");
         }
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
-            if (set != null) {
-                queue.control().setResult(jobId, Json.compact(set));
-            } else {
-                wiring.refresh(queue, options, true);
-            }
-            String result = queue.reading().getJob(jobId).job().result();
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.Result(Json.SCHEMA_VERSION, result != null, jobId,
-                        Json.parse(result))));
-            } else if (result == null) {
+        return List.of(jobId);
+    }
+
+    @Override
+    boolean reads() {
+        return set == null;
+    }
+
+    @Override
+    int run(Queue queue, Wiring wiring) {
+        long jobId = jobs().get(0);
+        if (set != null) {
+            queue.control().setResult(jobId, Json.compact(set));
+        }
+        String result = queue.reading().getJob(jobId).job().result();
+        answer(() -> new JsonCommands.Result(Json.SCHEMA_VERSION, result != null, jobId, Json.parse(result)), () -> {
+            if (result == null) {
                 context.err().println("job " + jobId + " has no result yet");
             } else {
                 context.out().println(result);
             }
-            return ExitCodes.okOr(result != null, ExitCodes.Outcome.FAILED);
-        }
+        });
+        return ExitCodes.okOr(result != null, ExitCodes.Outcome.FAILED);
     }
 }

@@ -1,18 +1,14 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
 import dev.nvidb.output.Printable;
 import dev.nvidb.output.JobDetailText;
-import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJobs;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -25,12 +21,7 @@ import picocli.CommandLine.Parameters;
         footer = {"  nvidb job show 12",
                 "  nvidb job show 12 --logs 40",
                 "  nvidb job show 12 --reveal         also the values of HF_TOKEN and the like"})
-final class JobShowCommand implements Callable<Integer>, HandedCommand.AsLine {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobShowCommand extends QueueCall.Read implements HandedCommand.AsLine {
 
     @Parameters(paramLabel = "ID", description = "The job.")
     String id;
@@ -41,33 +32,24 @@ final class JobShowCommand implements Callable<Integer>, HandedCommand.AsLine {
     @Option(names = "--reveal", description = "Show the values of variables whose names look like credentials (masked otherwise).")
     boolean reveal;
 
-    JobShowCommand(Context context) {
-        this.context = context;
+    @Override
+    List<Long> jobs() {
+        return List.of(JobIds.parse(id));
     }
 
     @Override
-    public Integer call() {
-        long jobId = JobIds.parse(id);
-        try (Wiring wiring = new Wiring(context).lastUse()) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
-            queue.reading().getJob(jobId);
-            wiring.refresh(queue, options, true);
-            JobView view = queue.reading().getJob(jobId);
-            Render.damaged(context, List.of(view));
-            String tail = logs == null ? null : queue.logs().tail(view, false, logs);
-            if (options.json) {
-                context.out().println(Json.write(JsonJobs.one(Render.json(view), tail, view.job().spec().environment(),
-                        reveal)));
-            } else {
-                context.out().print(JobDetailText.render(view.job(), view.pendingReason(), view.unverifiedSince(),
-                        view.jobDir(), Instant.now(), reveal));
-                if (tail != null) {
-                    context.out().println("--- last " + logs + " lines of stdout ---");
-                    String shown = Printable.lines(tail);
-                    context.out().print(shown.endsWith("\n") || shown.isEmpty() ? shown : shown + "\n");
-                }
+    int run(Queue queue, Wiring wiring) {
+        JobView view = queue.reading().getJob(jobs().get(0));
+        Render.damaged(context, List.of(view));
+        String tail = logs == null ? null : queue.logs().tail(view, false, logs);
+        return answer(() -> JsonJobs.one(Render.json(view), tail, view.job().spec().environment(), reveal), () -> {
+            context.out().print(JobDetailText.render(view.job(), view.pendingReason(), view.unverifiedSince(),
+                    view.jobDir(), Instant.now(), reveal));
+            if (tail != null) {
+                context.out().println("--- last " + logs + " lines of stdout ---");
+                String shown = Printable.lines(tail);
+                context.out().print(shown.endsWith("\n") || shown.isEmpty() ? shown : shown + "\n");
             }
-            return ExitCodes.ok();
-        }
+        });
     }
 }

@@ -7,16 +7,14 @@ import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.error.Missing;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.node.LocalHost;
-import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.ScriptDirectives;
 import dev.nvidb.queue.SubmitRequest;
 import dev.nvidb.queue.Ticking;
 import dev.nvidb.remote.ForwardedLine;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -171,7 +169,7 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
                 throw e;
             }
         }
-        answer.print(fresh(queue, id));
+        answer.print(queue.submitting().current(id).orElse(null));
         // Last, once the answer is out: on a small machine the ticker's start competes for the CPU.
         if (background && !SubmitTicker.ensure(context, queue.ticking(), options.local)) {
             tick(queue, id);
@@ -180,22 +178,22 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
     }
 
     /**
-     * Ticks once after the job was stored; a failure is reported as a warning (the job stays
-     * queued for the next tick). False when the thread was interrupted.
+     * Submit-then-place ({@link dev.nvidb.queue.Submitting#place}): a failure is reported as a
+     * warning (the job stays queued for the next tick). False when the thread was interrupted.
      */
     private boolean tick(Queue queue, long id) {
-        try {
-            queue.ticking().now();
-            return !Thread.currentThread().isInterrupted();
-        } catch (RuntimeException e) {
-            if (Thread.currentThread().isInterrupted() || e instanceof dev.nvidb.error.InterruptedByUser) {
-                return false;
-            }
-            context.err().println("nvidb: job " + id + " is queued, but placing it failed: " + describe(e));
+        dev.nvidb.queue.Submitting.Placement placement = queue.submitting().place(id);
+        if (placement.interrupted()) {
+            return false;
+        }
+        if (placement.failure() != null) {
+            RuntimeException e = placement.failure();
+            context.err().println("nvidb: job " + id + " is queued, but placing it failed: "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
             context.err().println("  hint: the next tick places it ('nvidb queue tick', or any queue command)");
             context.err().flush();
-            return true;
         }
+        return true;
     }
 
     /**
@@ -214,19 +212,6 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
         context.err().println("nvidb: interrupted; job " + id + " is queued and the next tick places it");
         context.err().flush();
         return ExitCodes.ok();
-    }
-
-    /** The job as it is now, or null (then the answer is the view read at the insert). */
-    private static JobView fresh(Queue queue, long id) {
-        try {
-            return queue.reading().getJob(id);
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    private static String describe(RuntimeException e) {
-        return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
     /**
@@ -263,66 +248,42 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
         long vramMb = vram == null ? 0 : Sizes.mebibytes(vram, "--vram");
         String user = context.environment().getOrDefault("USER", System.getProperty("user.name"));
         String groupName = group != null ? group : context.environment().get("NVIDB_GROUP");
-        return new SubmitRequest(name, commandLine, gpus, vramMb, node, workdir, environment(), priority,
+        return new SubmitRequest(name, commandLine, gpus, vramMb, node, workdir, SubmitRequest.variables(env), priority,
                 after, afterAny, timeout, retries, tags, note, user + "@" + LocalHost.shortName(),
-                submitEnvironment(), new dev.nvidb.queue.SweepRequest(groupName, key, array, operation.opId),
+                ForwardedLine.localEnvironment(context.environment()), new dev.nvidb.queue.SweepRequest(groupName, key, array, operation.opId),
                 new dev.nvidb.model.RunPolicy(exclusive, retryOom, allowSlurm));
     }
 
     /** Applies the script's {@code #nvidb} lines to the options the command line did not give. */
     private void applyDirectives(String contents, String file) {
-        for (ScriptDirectives.Directive directive : ScriptDirectives.parse(contents, file)) {
-            if (given(directive.option())) {
-                continue;
+        ScriptDirectives.apply(contents, file, this::given, (option, value) -> {
+            switch (option) {
+                case "--name" -> name = value;
+                case "--gpus" -> gpus = Integer.parseInt(value);
+                case "--vram" -> vram = value;
+                case "--node" -> node = value;
+                case "--workdir" -> workdir = value;
+                case "--priority" -> priority = Integer.parseInt(value);
+                case "--timeout" -> timeout = new NumberOption.Timeout().convert(value);
+                case "--retries" -> retries = new NumberOption.Count().convert(value);
+                case "--retry-oom" -> retryOom = new NumberOption.RetryOom().convert(value);
+                case "--group" -> group = value;
+                case "--key" -> key = value;
+                case "--array" -> array = value;
+                case "--tag" -> tags.add(value);
+                case "--env" -> env.add(value);
+                default -> throw new IllegalStateException(option);
             }
-            String value = directive.value();
-            try {
-                switch (directive.option()) {
-                    case "--name" -> name = value;
-                    case "--gpus" -> gpus = Integer.parseInt(value);
-                    case "--vram" -> vram = value;
-                    case "--node" -> node = value;
-                    case "--workdir" -> workdir = value;
-                    case "--priority" -> priority = Integer.parseInt(value);
-                    case "--timeout" -> timeout = new NumberOption.Timeout().convert(value);
-                    case "--retries" -> retries = new NumberOption.Count().convert(value);
-                    case "--retry-oom" -> retryOom = new NumberOption.RetryOom().convert(value);
-                    case "--group" -> group = value;
-                    case "--key" -> key = value;
-                    case "--array" -> array = value;
-                    case "--tag" -> tags.add(value);
-                    case "--env" -> env.add(value);
-                    default -> throw new IllegalStateException(directive.option());
-                }
-                if (directive.option().equals("--vram")) {
-                    Sizes.mebibytes(value, "--vram");
-                }
-            } catch (NumberFormatException e) {
-                throw ScriptDirectives.bad(file, directive.line(), directive.option() + " " + value
-                        + " is not a whole number", null);
-            } catch (UsageException e) {
-                throw ScriptDirectives.bad(file, directive.line(), e.getMessage(), e.hint().orElse(null));
-            } catch (Exception e) {
-                throw ScriptDirectives.bad(file, directive.line(), directive.option() + " " + value + ": "
-                        + e.getMessage(), null);
+            if (option.equals("--vram")) {
+                Sizes.mebibytes(value, "--vram");
             }
-        }
+        });
     }
 
     /** Whether the command line gave {@code option} (repeatable ones: at least once). */
     private boolean given(String option) {
         picocli.CommandLine.ParseResult result = spec.commandLine().getParseResult();
         return result != null && result.hasMatchedOption(option);
-    }
-
-    /** The environment recorded for a local-node job: this process's, less the mark of a forwarded command. */
-    private Map<String, String> submitEnvironment() {
-        if (!ForwardedLine.forwardedHere(context.environment())) {
-            return context.environment();
-        }
-        Map<String, String> environment = new LinkedHashMap<>(context.environment());
-        environment.remove(ForwardedLine.FORWARDED);
-        return environment;
     }
 
     private String commandLine(NvidbHome home, Path directory) {
@@ -334,21 +295,7 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
             applyDirectives(contents, script);
             return contents;
         }
-        if (command.isEmpty()) {
-            throw new UsageException("no command to run", "put the command after --: nvidb job submit -- python train.py");
-        }
-        return command.size() == 1 ? command.get(0) : ShellWords.join(command);
+        return SubmitRequest.commandLine(command);
     }
 
-    private Map<String, String> environment() {
-        Map<String, String> variables = new LinkedHashMap<>();
-        for (String pair : env) {
-            int equals = pair.indexOf('=');
-            if (equals <= 0) {
-                throw new UsageException("--env takes KEY=VALUE, got '" + pair + "'");
-            }
-            variables.put(pair.substring(0, equals), pair.substring(equals + 1));
-        }
-        return variables;
-    }
 }

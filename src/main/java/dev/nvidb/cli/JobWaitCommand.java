@@ -3,7 +3,6 @@ package dev.nvidb.cli;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.daemon.DaemonRequest;
-import dev.nvidb.error.Missing;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Ticking;
 import java.util.List;
@@ -59,8 +58,7 @@ final class JobWaitCommand implements Callable<Integer>, HandedCommand {
     public Integer call() {
         List<Long> jobs = ids.stream().map(JobIds::parse).toList();
         try (Wiring wiring = (options.noTick ? new Wiring(context) : headStart.wiring(context, options)).lastUse()) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobs.get(0)));
-            jobs.forEach(queue.reading()::getJob);
+            Queue queue = wiring.queueHolding(options, jobs);
             // A wait ticks more than once: its agents stay up between its ticks (begun before the
             // line was parsed: HeadStart).
             try (Ticking.AgentScope agents = options.noTick ? () -> { }

@@ -1,16 +1,13 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.error.Missing;
-import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonWhy;
 import dev.nvidb.output.WhyText;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.WhyView;
+import java.util.List;
 import java.time.Instant;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -28,34 +25,20 @@ import picocli.CommandLine.Parameters;
         footer = {"  nvidb job why 12",
                 "  nvidb job why 12 --no-tick        # from the database as it is",
                 "  nvidb job why 12 --json | jq '.blockers[].message'"})
-final class JobWhyCommand implements Callable<Integer>, HandedCommand.AsLine {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class JobWhyCommand extends QueueCall.Read implements HandedCommand.AsLine {
 
     @Parameters(paramLabel = "ID", description = "The job.")
     String id;
 
-    JobWhyCommand(Context context) {
-        this.context = context;
+    @Override
+    List<Long> jobs() {
+        return List.of(JobIds.parse(id));
     }
 
     @Override
-    public Integer call() {
-        long jobId = JobIds.parse(id);
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.existingQueue(options, () -> Missing.job(jobId));
-            queue.reading().getJob(jobId);
-            wiring.refresh(queue, options, true);
-            WhyView view = queue.explaining().why(jobId);
-            if (options.json) {
-                context.out().println(Json.write(JsonWhy.of(Render.json(view.job()), view)));
-            } else {
-                context.out().print(WhyText.render(view, Instant.now()));
-            }
-            return ExitCodes.ok();
-        }
+    int run(Queue queue, Wiring wiring) {
+        WhyView view = queue.explaining().why(jobs().get(0));
+        return answer(() -> JsonWhy.of(Render.json(view.job()), view),
+                () -> context.out().print(WhyText.render(view, Instant.now())));
     }
 }

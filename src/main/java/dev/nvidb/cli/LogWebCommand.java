@@ -11,14 +11,10 @@ import picocli.CommandLine.Command;
         footer = {"  nvidb web            the same, and the spelling to use"})
 final class LogWebCommand extends WebCommand {
 
-    LogWebCommand(Context context) {
-        super(context);
-    }
-
     @Override
     public Integer call() {
-        err().println("nvidb: 'nvidb log web' is deprecated; use 'nvidb web' (same options)");
-        err().flush();
+        context.err().println("nvidb: 'nvidb log web' is deprecated; use 'nvidb web' (same options)");
+        context.err().flush();
         return super.call();
     }
 }

@@ -1,16 +1,9 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.McpWiring;
 import dev.nvidb.app.Wiring;
-import dev.nvidb.keeper.Keeper;
-import dev.nvidb.mcp.McpContext;
 import dev.nvidb.mcp.McpServer;
-import dev.nvidb.node.LocalHost;
-import dev.nvidb.output.JsonKeeper;
-import dev.nvidb.queue.Queue;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,9 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 "  nvidb mcp --db-path ~/lab/queue.db          another queue database",
                 "",
                 "Configuration snippets for agent clients: docs/mcp.md."})
-final class McpCommand implements Callable<Integer> {
-
-    private final Context context;
+final class McpCommand extends ContextCall {
 
     @Option(names = "--db-path", paramLabel = "FILE", description = "Use this queue database instead of $NVIDB_HOME/queue.db.")
     String dbPath;
@@ -45,10 +36,6 @@ final class McpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    McpCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() throws IOException {
         QueueOptions options = new QueueOptions();
@@ -57,28 +44,10 @@ final class McpCommand implements Callable<Integer> {
         options.command = spec;
         try (Wiring wiring = new Wiring(context)) {
             wiring.withoutPrompts(); // stdin is the protocol: a key that needs a passphrase fails with a message
-            Queue queue = wiring.queue(options);
-            McpContext mcp = new McpContext(() -> queue, () -> DoctorCommand.examine(context, null),
-                    () -> new Keeper(wiring.home(), context.environment()).state().map(JsonKeeper::of).orElse(null),
-                    context.environment().getOrDefault("USER", System.getProperty("user.name")) + "@" + LocalHost.shortName(),
-                    context.environment(), line -> {
-                        context.err().println("nvidb: " + line);
-                        context.err().flush();
-                    }, VersionProvider.version());
-            serve(new McpServer(mcp));
+            McpServer server = new McpServer(McpWiring.context(context, wiring, wiring.queue(options), VersionProvider.version()));
+            context.out().flush();
+            McpWiring.serve(server, context.streams().in(), context.streams().out(), context.streams().err());
             return ExitCodes.ok();
-        }
-    }
-
-    /** Serves on the context's byte streams; whatever else prints to System.out meanwhile lands on stderr. */
-    private void serve(McpServer server) throws IOException {
-        context.out().flush();
-        PrintStream stdout = System.out;
-        System.setOut(new PrintStream(context.streams().err(), true, StandardCharsets.UTF_8));
-        try {
-            server.serve(context.streams().in(), context.streams().out());
-        } finally {
-            System.setOut(stdout);
         }
     }
 }

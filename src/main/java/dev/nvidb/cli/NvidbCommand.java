@@ -5,13 +5,11 @@ import dev.nvidb.app.Wiring;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.model.ProbeResult;
-import dev.nvidb.node.Node;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonMonitor;
 import dev.nvidb.output.MonitorText;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -36,12 +34,10 @@ import picocli.CommandLine.Option;
                 "Exit codes: 0 ok; 1 failed (a node did not answer, a waited job failed,",
                 "alerts open); 2 usage error, or a wait timed out; 130 interrupted.",
                 "See docs/exit-codes.md."})
-final class NvidbCommand implements Callable<Integer> {
+final class NvidbCommand extends ContextCall {
 
     /** Seconds between two probes of a node in the interactive monitor. */
     static final double DEFAULT_INTERVAL = 2;
-
-    private final Context context;
 
     @Mixin
     JsonOption output;
@@ -57,10 +53,6 @@ final class NvidbCommand implements Callable<Integer> {
             description = "Seconds between two probes of a node in the interactive monitor (default 2).")
     Double interval;
 
-    NvidbCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() {
         if (!once && output.json) {
@@ -74,11 +66,8 @@ final class NvidbCommand implements Callable<Integer> {
                 return LiveMonitor.run(context, wiring, withServers,
                         Duration.ofMillis(Math.round(1000 * (interval == null ? DEFAULT_INTERVAL : interval))));
             }
-            List<Node> nodes = withServers
-                    ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
-                    : List.of(wiring.nodes().local(null));
-            List<ProbeResult> results = wiring.prober().probeAll(nodes);
-            boolean ok = answered(results, withServers);
+            List<ProbeResult> results = LiveMonitor.once(wiring, withServers);
+            boolean ok = LiveMonitor.answered(results, withServers);
             if (output.json) {
                 context.out().println(Json.write(JsonMonitor.of(results, ok)));
             } else {
@@ -87,15 +76,5 @@ final class NvidbCommand implements Callable<Integer> {
             context.out().flush();
             return ExitCodes.okOr(ok, ExitCodes.Outcome.FAILED);
         }
-    }
-
-    /**
-     * Whether the probe succeeded. With the servers, every node must have answered; a node
-     * that answered without a usable NVIDIA driver says so in its row ({@code no_gpu}) and
-     * does not fail the run, so a laptop without a GPU can watch its servers. Alone, this
-     * machine must have answered with GPU data.
-     */
-    static boolean answered(List<ProbeResult> results, boolean withServers) {
-        return results.stream().allMatch(result -> result.snapshot() != null && (withServers || !result.degraded()));
     }
 }

@@ -1,17 +1,13 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
+import dev.nvidb.config.NvidbHome;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.queue.Operations;
-import dev.nvidb.queue.Queue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import picocli.CommandLine;
@@ -70,34 +66,26 @@ final class OperationRun {
         Operations.check(opId);
         String command = "nvidb " + String.join(" ", withoutOpId(args)); // the line as typed (it names its command)
         String script = leaf.matchedOptionValue("--script", null);
-        Operations.Begin begin;
-        String digest;
-        try (Wiring wiring = new Wiring(context)) {
-            // A --script names a file: what it holds now is part of the request, so a retry after
-            // the file was edited is a different request, not a replay.
-            digest = digest(leaf.commandSpec().qualifiedName(), withoutOpId(args),
-                    context.environment().get("NVIDB_GROUP"), script == null ? null : fileDigest(wiring.home().expand(script)));
-            Queue queue = wiring.queue(options);
-            begin = queue.operations().begin(opId, digest, command.strip());
-        }
-        if (begin.kind() == Operations.Kind.REPLAY) {
-            context.out().print(begin.stdout());
+        // A --script names a file: what it holds now is part of the request, so a retry after the
+        // file was edited is a different request, not a replay.
+        String digest = digest(leaf.commandSpec().qualifiedName(), withoutOpId(args), context.environment().get("NVIDB_GROUP"),
+                script == null ? null : fileDigest(NvidbHome.fromEnvironment(context.environment(), System.getProperty("user.home")).expand(script)));
+        Operations.Answer answer = Operations.once(step -> {
+            try (Wiring wiring = new Wiring(context)) {
+                step.accept(wiring.queue(options).operations());
+            }
+        }, opId, digest, command.strip(), () -> {
+            int code = run.applyAsInt(teed);
+            teed.out().flush();
+            return new Operations.Answer(recorded.toString(), code, false);
+        });
+        if (answer.replayed()) {
+            context.out().print(answer.stdout());
             context.out().flush();
             context.err().println("nvidb: operation " + opId + " was already done; this is its answer again");
             context.err().flush();
-            return begin.exitCode();
         }
-        int code = run.applyAsInt(teed);
-        teed.out().flush();
-        try (Wiring wiring = new Wiring(context)) {
-            Operations operations = wiring.queue(options).operations();
-            if (code == ExitCodes.ok() || code == ExitCodes.of(ExitCodes.Outcome.FAILED)) {
-                operations.finish(opId, code, recorded.toString());
-            } else if (code == ExitCodes.of(ExitCodes.Outcome.USAGE)) {
-                operations.forget(opId);
-            }
-        }
-        return code;
+        return answer.exitCode();
     }
 
     private static QueueOptions queueOptions(CommandLine.Model.CommandSpec spec) {
@@ -134,34 +122,22 @@ final class OperationRun {
 
     /** The request's digest; {@code script} is the digest of a {@code --script} file's bytes, or null. */
     static String digest(String command, List<String> args, String group, String script) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            List<String> parts = new ArrayList<>();
-            parts.add(command);
-            parts.add(group == null ? "" : "group=" + group);
-            parts.addAll(args);
-            if (script != null) {
-                parts.add("script=" + script);
-            }
-            for (String part : parts) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                sha.update((bytes.length + ":").getBytes(StandardCharsets.UTF_8));
-                sha.update(bytes);
-            }
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        List<String> parts = new ArrayList<>();
+        parts.add(command);
+        parts.add(group == null ? "" : "group=" + group);
+        parts.addAll(args);
+        if (script != null) {
+            parts.add("script=" + script);
         }
+        return Operations.digest(parts);
     }
 
     /** SHA-256 of a file's bytes; "unreadable" when it cannot be read (the submit then says why). */
     private static String fileDigest(java.nio.file.Path file) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(java.nio.file.Files.readAllBytes(file)));
+            return Operations.digest(java.nio.file.Files.readAllBytes(file));
         } catch (java.io.IOException e) {
             return "unreadable";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -9,9 +9,7 @@ import dev.nvidb.output.QueueText;
 import dev.nvidb.queue.AlertView;
 import dev.nvidb.queue.Queue;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,44 +20,27 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue alerts --detail",
                 "  nvidb queue ack --all"})
-final class QueueAlertsCommand implements Callable<Integer>, HandedCommand.AsLine {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class QueueAlertsCommand extends QueueCall.Read implements HandedCommand.AsLine {
 
     @Option(names = "--detail", description = "Also print each alert's captured output (the end of stderr).")
     boolean detail;
 
-    QueueAlertsCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() {
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
-            wiring.refresh(queue, options, true);
-            List<AlertView> open = queue.reading().openAlerts();
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
-                        open.stream().map(JsonQueue::alert).toList())));
-            } else {
-                context.out().print(QueueText.alerts(open, Terminal.width(context), Terminal.style(context, false)));
-                if (detail) {
-                    for (AlertView alert : open) {
-                        if (alert.detail() != null) {
-                            context.out().println("--- alert " + alert.id() + " ---");
-                            context.out().println(Printable.lines(alert.detail().stripTrailing()));
-                        }
-                    }
-                }
-                if (open.isEmpty()) {
-                    context.err().println("no open alerts");
+    int run(Queue queue, Wiring wiring) {
+        List<AlertView> open = queue.reading().openAlerts();
+        answer(() -> new JsonCommands.Alerts(Json.SCHEMA_VERSION, open.isEmpty(), open.size(),
+                open.stream().map(JsonQueue::alert).toList()), () -> {
+            context.out().print(QueueText.alerts(open, Terminal.width(context), Terminal.style(context, false)));
+            for (AlertView alert : open) {
+                if (detail && alert.detail() != null) {
+                    context.out().println("--- alert " + alert.id() + " ---");
+                    context.out().println(Printable.lines(alert.detail().stripTrailing()));
                 }
             }
-            return ExitCodes.okOr(open.isEmpty(), ExitCodes.Outcome.ALERTS_OPEN);
-        }
+            if (open.isEmpty()) {
+                context.err().println("no open alerts");
+            }
+        });
+        return ExitCodes.okOr(open.isEmpty(), ExitCodes.Outcome.ALERTS_OPEN);
     }
 }

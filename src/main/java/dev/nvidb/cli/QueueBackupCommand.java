@@ -11,7 +11,6 @@ import dev.nvidb.queue.Queue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,9 +25,7 @@ import picocli.CommandLine.Parameters;
         footer = {"  nvidb queue backup                  # $NVIDB_HOME/backups/queue-<UTC time>.db",
                 "  nvidb queue backup /secure/q.db     # this file, which must not exist yet",
                 "  nvidb queue backup --keep 7         # and delete older backups beyond 7"})
-final class QueueBackupCommand implements Callable<Integer> {
-
-    private final Context context;
+final class QueueBackupCommand extends ContextCall {
 
     @Mixin
     QueueOptions options;
@@ -40,10 +37,6 @@ final class QueueBackupCommand implements Callable<Integer> {
     @Option(names = "--keep", paramLabel = "N", converter = NumberOption.PositiveCount.class,
             description = "Then keep only the newest N of nvidb's backups in that folder (other files are never touched).")
     Integer keep;
-
-    QueueBackupCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -15,14 +15,10 @@ import picocli.CommandLine.Command;
                 "  nvidb queue drain gpu-a"})
 final class QueueCommand extends CommandGroup {
 
-    private final Context context;
-
-    QueueCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() {
-        return new QueueTuiCommand(context).call();
+        QueueTuiCommand screen = new QueueTuiCommand();
+        screen.context = context;
+        return screen.call();
     }
 }

@@ -1,12 +1,10 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
-import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.RetentionResult;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,12 +17,7 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue gc --dry-run    # what would go (reads the database, asks no node)",
                 "  nvidb queue gc"})
-final class QueueGcCommand implements Callable<Integer> {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class QueueGcCommand extends QueueCall {
 
     @Mixin
     OpIdOption operation;
@@ -32,23 +25,14 @@ final class QueueGcCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Count what would be removed from the database and change nothing.")
     boolean dryRun;
 
-    QueueGcCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
-    public Integer call() {
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
-            RetentionResult result = queue.retention().run(dryRun);
-            if (options.json) {
-                context.out().println(Json.write(JsonCommands.Collected.of(result)));
-            } else {
-                context.out().println((dryRun ? "would remove: " : "removed: ") + summary(result));
-                result.problems().forEach(problem -> context.err().println("nvidb: " + Printable.of(problem)));
-            }
-            return ExitCodes.okOr(result.problems().isEmpty(), ExitCodes.Outcome.FAILED);
-        }
+    int run(Queue queue, Wiring wiring) {
+        RetentionResult result = queue.retention().run(dryRun);
+        answer(() -> JsonCommands.Collected.of(result), () -> {
+            context.out().println((dryRun ? "would remove: " : "removed: ") + summary(result));
+            result.problems().forEach(problem -> context.err().println("nvidb: " + Printable.of(problem)));
+        });
+        return ExitCodes.okOr(result.problems().isEmpty(), ExitCodes.Outcome.FAILED);
     }
 
     /** "3 finished jobs, 120 events, 2 alerts, 3 job directories" (and the problems). */

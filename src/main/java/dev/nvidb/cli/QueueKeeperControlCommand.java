@@ -9,7 +9,6 @@ import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.KeeperText;
 import dev.nvidb.output.Printable;
 import java.time.ZoneId;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -30,14 +29,9 @@ final class QueueKeeperControlCommand {
     /** {@code start}: idempotent: a keeper that runs is left alone. */
     @Command(name = "start", description = "Start the installed keeper (nothing happens when it runs).",
             footerHeading = "%nExamples:%n", footer = {"  nvidb queue keeper start"})
-    static final class Start implements Callable<Integer> {
-        private final Context context;
+    static final class Start extends ContextCall {
         @Mixin
         JsonOption options;
-
-        Start(Context context) {
-            this.context = context;
-        }
 
         @Override
         public Integer call() {
@@ -51,14 +45,9 @@ final class QueueKeeperControlCommand {
     /** {@code restart}: stop, then start. */
     @Command(name = "restart", description = "Stop the keeper and its daemon, then start them again.",
             footerHeading = "%nExamples:%n", footer = {"  nvidb queue keeper restart"})
-    static final class Restart implements Callable<Integer> {
-        private final Context context;
+    static final class Restart extends ContextCall {
         @Mixin
         JsonOption options;
-
-        Restart(Context context) {
-            this.context = context;
-        }
 
         @Override
         public Integer call() {
@@ -70,24 +59,15 @@ final class QueueKeeperControlCommand {
     /** {@code stop}: the supervisor and the daemon's whole process group. */
     @Command(name = "stop", description = "Stop the keeper and its daemon (TERM, KILL after 10 s); jobs keep running.",
             footerHeading = "%nExamples:%n", footer = {"  nvidb queue keeper stop"})
-    static final class Stop implements Callable<Integer> {
-        private final Context context;
+    static final class Stop extends ContextCall {
         @Mixin
         JsonOption options;
-
-        Stop(Context context) {
-            this.context = context;
-        }
 
         @Override
         public Integer call() {
             boolean stopped = QueueKeeperCommand.keeper(context).stop();
-            if (options.json) {
-                context.out().println(Json.write(new JsonKeeper.Stopped(Json.SCHEMA_VERSION, true, stopped)));
-            } else {
-                context.out().println(stopped ? "keeper stopped" : "keeper was not running");
-            }
-            return ExitCodes.ok();
+            return answer(options.json, () -> new JsonKeeper.Stopped(Json.SCHEMA_VERSION, true, stopped),
+                    () -> context.out().println(stopped ? "keeper stopped" : "keeper was not running"));
         }
     }
 
@@ -99,14 +79,9 @@ final class QueueKeeperControlCommand {
      */
     @Command(name = "ensure", description = "Start a keeper unless one is up (installing the shell keeper if none is).",
             footerHeading = "%nExamples:%n", footer = {"  nvidb queue keeper ensure"})
-    static final class Ensure implements Callable<Integer> {
-        private final Context context;
+    static final class Ensure extends ContextCall {
         @Mixin
         JsonOption options;
-
-        Ensure(Context context) {
-            this.context = context;
-        }
 
         @Override
         public Integer call() {

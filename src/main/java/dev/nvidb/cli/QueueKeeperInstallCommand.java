@@ -6,7 +6,6 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.KeeperText;
 import java.time.ZoneId;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,12 +20,10 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb queue keeper install --start",
                 "  nvidb queue keeper install --start --interval 5",
                 "  nvidb queue keeper install --systemd --start && loginctl enable-linger \"$USER\""})
-final class QueueKeeperInstallCommand implements Callable<Integer> {
+final class QueueKeeperInstallCommand extends ContextCall {
 
     static final String LINGER = "to start it at boot before you log in, the host must let your user manager linger:"
             + " loginctl enable-linger \"$USER\" (may need an administrator)";
-
-    private final Context context;
 
     @Mixin
     JsonOption options;
@@ -41,10 +38,6 @@ final class QueueKeeperInstallCommand implements Callable<Integer> {
             description = "Seconds between the daemon's passes (default: 15).")
     Double interval;
 
-    QueueKeeperInstallCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() {
         Keeper.Installed done = QueueKeeperCommand.keeper(context).install(
@@ -56,16 +49,7 @@ final class QueueKeeperInstallCommand implements Callable<Integer> {
                     JsonKeeper.of(done.started()), linger)));
             return ExitCodes.ok();
         }
-        context.out().println("wrote " + done.file() + (done.replaced() == null ? ""
-                : " (the " + done.replaced().label() + " keeper is stopped and removed)"));
-        if (done.started() != null) {
-            context.out().println(KeeperText.line(done.started(), ZoneId.systemDefault(), Terminal.style(context, false)));
-        } else {
-            context.out().println("start it: nvidb queue keeper start");
-        }
-        if (linger != null) {
-            context.out().println(linger);
-        }
+        context.out().print(KeeperText.installed(done, linger, ZoneId.systemDefault(), Terminal.style(context, false)));
         return ExitCodes.ok();
     }
 }

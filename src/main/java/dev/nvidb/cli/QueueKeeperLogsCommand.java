@@ -4,7 +4,6 @@ import dev.nvidb.keeper.Keeper;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.Printable;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -14,9 +13,7 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue keeper logs",
                 "  nvidb queue keeper logs -n 200"})
-final class QueueKeeperLogsCommand implements Callable<Integer> {
-
-    private final Context context;
+final class QueueKeeperLogsCommand extends ContextCall {
 
     @Mixin
     JsonOption options;
@@ -24,19 +21,10 @@ final class QueueKeeperLogsCommand implements Callable<Integer> {
     @Option(names = "-n", paramLabel = "N", converter = NumberOption.Count.class, description = "How many lines (default 50).")
     int lines = 50;
 
-    QueueKeeperLogsCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() {
         Keeper.Logs logs = QueueKeeperCommand.keeper(context).logs(lines);
-        if (options.json) {
-            context.out().println(Json.write(new JsonKeeper.Logs(Json.SCHEMA_VERSION, true, logs.kind().label(),
-                    logs.source(), logs.lines())));
-        } else {
-            logs.lines().forEach(line -> context.out().println(Printable.of(line)));
-        }
-        return ExitCodes.ok();
+        return answer(options.json, () -> new JsonKeeper.Logs(Json.SCHEMA_VERSION, true, logs.kind().label(),
+                logs.source(), logs.lines()), () -> logs.lines().forEach(line -> context.out().println(Printable.of(line))));
     }
 }

@@ -5,7 +5,6 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.KeeperText;
 import java.time.ZoneId;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -14,16 +13,10 @@ import picocli.CommandLine.Mixin;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue keeper status",
                 "  nvidb queue keeper status --json"})
-final class QueueKeeperStatusCommand implements Callable<Integer> {
-
-    private final Context context;
+final class QueueKeeperStatusCommand extends ContextCall {
 
     @Mixin
     JsonOption options;
-
-    QueueKeeperStatusCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -6,7 +6,6 @@ import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.NodeAdmin;
 import dev.nvidb.queue.Queue;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -16,12 +15,7 @@ import picocli.CommandLine.Parameters;
  * (drain), or probing it at all (ignore). Each is a compare-and-set, so it never waits for a
  * tick in progress.
  */
-abstract class QueueNodeAdminCommand implements Callable<Integer> {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+abstract class QueueNodeAdminCommand extends QueueCall {
 
     @Mixin
     OpIdOption operation;
@@ -29,35 +23,20 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NODE", description = "The node (exact name or unique prefix).")
     String node;
 
-    QueueNodeAdminCommand(Context context) {
-        this.context = context;
-    }
-
     abstract String action();
 
     abstract boolean apply(NodeAdmin admin, String node);
 
     @Override
-    public Integer call() {
-        try (Wiring wiring = new Wiring(context)) {
-            Queue queue = wiring.queue(options);
-            String name = queue.nodeAdmin().resolve(node);
-            boolean changed = apply(queue.nodeAdmin(), name);
-            if (options.json) {
-                context.out().println(Json.write(new JsonCommands.NodeChanged(Json.SCHEMA_VERSION, true, name, action(), changed)));
-            } else {
-                context.err().println(Printable.of(name) + ": " + action() + (changed ? "" : " (already)"));
-            }
-            return ExitCodes.ok();
-        }
+    int run(Queue queue, Wiring wiring) {
+        String name = queue.nodeAdmin().resolve(node);
+        boolean changed = apply(queue.nodeAdmin(), name);
+        return answer(() -> new JsonCommands.NodeChanged(Json.SCHEMA_VERSION, true, name, action(), changed),
+                () -> context.err().println(Printable.of(name) + ": " + action() + (changed ? "" : " (already)")));
     }
 
     @Command(name = "drain", description = "Stop placing new jobs on a node; running jobs keep running.")
     static final class Drain extends QueueNodeAdminCommand {
-        Drain(Context context) {
-            super(context);
-        }
-
         String action() {
             return "drained";
         }
@@ -69,10 +48,6 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
 
     @Command(name = "resume", description = "Place jobs on a drained node again.")
     static final class Resume extends QueueNodeAdminCommand {
-        Resume(Context context) {
-            super(context);
-        }
-
         String action() {
             return "resumed";
         }
@@ -84,10 +59,6 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
 
     @Command(name = "ignore", description = "Stop probing and scheduling a node, and hide it.")
     static final class Ignore extends QueueNodeAdminCommand {
-        Ignore(Context context) {
-            super(context);
-        }
-
         String action() {
             return "ignored";
         }
@@ -99,10 +70,6 @@ abstract class QueueNodeAdminCommand implements Callable<Integer> {
 
     @Command(name = "unignore", description = "Probe and schedule an ignored node again.")
     static final class Unignore extends QueueNodeAdminCommand {
-        Unignore(Context context) {
-            super(context);
-        }
-
         String action() {
             return "unignored";
         }

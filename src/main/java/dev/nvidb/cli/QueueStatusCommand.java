@@ -4,19 +4,15 @@ import dev.nvidb.app.Wiring;
 import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.keeper.Keeper;
 import dev.nvidb.keeper.KeeperState;
-import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.KeeperText;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.output.QueueText;
-import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.QueueStatus;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nvidb queue status [--procs]}: alerts first, then nodes with budgets, then jobs. */
@@ -24,21 +20,12 @@ import picocli.CommandLine.Option;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb queue status",
                 "  nvidb queue status --procs --recent 20"})
-final class QueueStatusCommand implements Callable<Integer>, HandedCommand {
-
-    private final Context context;
-
-    @Mixin
-    QueueOptions options;
+final class QueueStatusCommand extends QueueCall.Read implements HandedCommand {
 
     @Option(names = "--procs", description = "List every GPU process, with its owner and job.")
     boolean procs;
     @Option(names = "--recent", paramLabel = "N", converter = NumberOption.Count.class, description = "Also show the N most recently finished jobs (default 10).")
     int recent = 10;
-
-    QueueStatusCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public DaemonRequest handed(Context context, List<String> line, String directory) {
@@ -54,25 +41,17 @@ final class QueueStatusCommand implements Callable<Integer>, HandedCommand {
     }
 
     @Override
-    public Integer call() {
-        try (Wiring wiring = new Wiring(context).lastUse()) {
-            Queue queue = wiring.queue(options);
-            wiring.refresh(queue, options, true);
-            QueueStatus status = queue.reading().status(false, Math.max(0, recent));
-            KeeperState keeper = new Keeper(wiring.home(), context.environment()).state().orElse(null);
-            if (options.json) {
-                List<dev.nvidb.output.JsonJob> jobs = status.jobs().stream().map(Render::json).toList();
-                context.out().println(Json.write(JsonQueue.status(status, jobs, JsonKeeper.of(keeper))));
-                return ExitCodes.ok();
-            }
+    int run(Queue queue, Wiring wiring) {
+        QueueStatus status = queue.reading().status(false, Math.max(0, recent));
+        KeeperState keeper = new Keeper(wiring.home(), context.environment()).state().orElse(null);
+        return answer(() -> JsonQueue.status(status, JsonKeeper.of(keeper)), () -> {
             int width = Terminal.width(context);
             context.out().print(QueueText.alerts(status.openAlerts(), width, Terminal.style(context, false)));
             context.out().print(QueueText.clockSkew(status.clockSkew(), width, Terminal.style(context, false)));
             context.out().print(QueueText.delivery(status.delivery(), Instant.now(), width, Terminal.style(context, false)));
             context.out().print(QueueText.nodes(status.nodes(), procs, Instant.now(), width, Terminal.style(context, false)));
-            List<JobView> jobs = status.jobs();
-            if (!jobs.isEmpty()) {
-                Render.list(context, false, jobs);
+            if (!status.jobs().isEmpty()) {
+                Render.list(context, false, status.jobs());
             }
             context.out().println(QueueText.counts(status.counts()) + (status.pendingReaps() > 0
                     ? "; " + status.pendingReaps() + " kills owed to unreachable nodes" : ""));
@@ -80,7 +59,6 @@ final class QueueStatusCommand implements Callable<Integer>, HandedCommand {
             if (keeper != null) {
                 context.out().println(KeeperText.line(keeper, java.time.ZoneId.systemDefault(), Terminal.style(context, false)));
             }
-            return ExitCodes.ok();
-        }
+        });
     }
 }

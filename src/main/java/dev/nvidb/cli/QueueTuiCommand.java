@@ -9,7 +9,6 @@ import dev.nvidb.tui.queue.QueueTui;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,11 +23,9 @@ import picocli.CommandLine.Option;
         footer = {"  nvidb queue",
                 "  nvidb queue tui --refresh 5",
                 "  nvidb queue tui --no-tick        tick only when t is pressed"})
-final class QueueTuiCommand implements Callable<Integer> {
+final class QueueTuiCommand extends ContextCall {
 
     static final int DEFAULT_REFRESH = 2;
-
-    private final Context context;
 
     @Mixin
     QueueOptions options = new QueueOptions();
@@ -36,10 +33,6 @@ final class QueueTuiCommand implements Callable<Integer> {
     @Option(names = "--refresh", paramLabel = "S", converter = NumberOption.Count.class,
             description = "Seconds between automatic ticks (default " + DEFAULT_REFRESH + "; a tick runs only when due).")
     int refresh = DEFAULT_REFRESH;
-
-    QueueTuiCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

@@ -25,13 +25,7 @@ final class Render {
             return;
         }
         context.out().println(view.id());
-        String where = switch (view.job().state()) {
-            case PENDING -> "pending: " + Printable.of(view.pendingReason());
-            case RUNNING -> "running on " + Printable.of(view.job().assignment().node());
-            default -> view.job().state().key() + (view.job().lastError() == null ? "" : ": "
-                    + Printable.of(view.job().lastError()));
-        };
-        context.err().println("submitted job " + view.id() + " (" + Printable.of(view.job().spec().name()) + "), " + where);
+        context.err().println(JobText.submitted(view));
     }
 
     /**
@@ -48,20 +42,14 @@ final class Render {
         if (cells.size() == 1 && first != null) {
             if (head.existing()) {
                 context.out().println(head.id());
-                context.err().println(head.key() != null ? "job " + head.id() + " already has key "
-                        + Printable.of(head.key()) + " (" + head.existingState() + "); nothing submitted"
-                        : "job " + head.id() + " was submitted by this operation before (" + head.existingState() + ")");
+                context.err().println(JobText.existing(head));
                 return;
             }
             submitted(context, false, first);
             return;
         }
         cells.forEach(cell -> context.out().println(cell.id()));
-        long existing = cells.size() - submitted.created();
-        context.err().println("submitted " + submitted.created() + " of " + cells.size() + " jobs"
-                + (submitted.group() == null ? "" : " in group " + Printable.of(submitted.group()))
-                + (existing == 0 ? "" : "; " + existing + " already existed (their key is held by a pending, running"
-                + " or completed job)"));
+        context.err().println(JobText.submitted(submitted));
     }
 
     /**
@@ -70,20 +58,7 @@ final class Render {
      * about on stderr as it passes.
      */
     static void stream(Context context, dev.nvidb.queue.StatusReading reading, dev.nvidb.queue.JobSelection query) {
-        Json.JobsStream[] document = new Json.JobsStream[1];
-        reading.eachJob(query, new dev.nvidb.queue.StatusReading.JobListing() {
-            @Override
-            public void count(int jobs) {
-                document[0] = Json.jobsStream(context.out(), jobs);
-            }
-
-            @Override
-            public void job(JobView view) {
-                damaged(context, List.of(view));
-                document[0].job(json(view));
-            }
-        });
-        document[0].close();
+        JsonJobs.stream(context.out(), reading, query, view -> damaged(context, List.of(view)));
         context.out().println();
         context.out().flush();
     }

@@ -20,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * @param err      stderr
  * @param terminal the terminal's size and raw mode (used only when stdin and stdout are one)
  */
-public record Streams(InputStream in, OutputStream out, OutputStream err, TerminalControl terminal) {
+public record Streams(InputStream in, OutputStream out, OutputStream err, TerminalControl terminal)
+        implements dev.nvidb.app.Forwarding.Bytes {
 
     /** The real process streams and terminal. */
     static Streams system() {

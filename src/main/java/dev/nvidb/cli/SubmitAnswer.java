@@ -2,9 +2,8 @@ package dev.nvidb.cli;
 
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.output.Json;
+import dev.nvidb.output.JsonJobs;
 import dev.nvidb.queue.JobView;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -135,13 +134,7 @@ final class SubmitAnswer {
         } else if (answer != null) {
             Render.submitted(context, json, answer);
         } else if (json) {
-            Map<String, Object> job = new LinkedHashMap<>();
-            job.put("id", id);
-            Map<String, Object> document = new LinkedHashMap<>();
-            document.put("schema_version", Json.SCHEMA_VERSION);
-            document.put("ok", true);
-            document.put("job", job);
-            context.out().println(Json.write(document));
+            context.out().println(Json.write(JsonJobs.idOnly(id)));
         } else {
             context.out().println(id);
             context.err().println("submitted job " + id);

@@ -12,7 +12,6 @@ import dev.nvidb.ssh.SshTarget;
 import dev.nvidb.ssh.TrustDecision;
 import java.io.Console;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,9 +25,7 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExamples:%n",
         footer = {"  nvidb trust gpu-a                 show the fingerprint and ask",
                 "  nvidb trust gpu-a --fingerprint SHA256:…   record it if it matches"})
-final class TrustCommand implements Callable<Integer> {
-
-    private final Context context;
+final class TrustCommand extends ContextCall {
 
     @Mixin
     JsonOption output;
@@ -42,10 +39,6 @@ final class TrustCommand implements Callable<Integer> {
     @Option(names = "--fingerprint", paramLabel = "SHA256:…",
             description = "Record the key only if it has this fingerprint (checked out of band).")
     String expected;
-
-    TrustCommand(Context context) {
-        this.context = context;
-    }
 
     @Override
     public Integer call() {

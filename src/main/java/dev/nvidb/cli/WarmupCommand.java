@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,24 +32,18 @@ import picocli.CommandLine.Option;
  * that server echoes its input, and this jar contains none.
  */
 @Command(name = "__warmup", hidden = true)
-final class WarmupCommand implements Callable<Integer> {
+final class WarmupCommand extends ContextCall {
 
     private static final String REPLY = "{\"schema_version\": 1, \"source\": \"nvml\", \"error\": null,"
             + " \"node\": {\"hostname\": \"warm\", \"load\": [0.1, 0.2, 0.3]}, \"driver_version\": \"1\","
             + " \"gpus\": [{\"index\": 0, \"name\": \"GPU\", \"mem_total_mb\": 100, \"mem_used_mb\": 1, \"processes\":"
             + " [{\"pid\": 1, \"type\": \"compute\", \"mem_mb\": 1, \"user\": \"u\", \"name\": \"n\", \"command\": \"c\"}]}]}";
 
-    private final Context context;
-
     @Option(names = "--ssh", description = "port of an SSH server on 127.0.0.1 that echoes its input")
     private Integer sshPort;
 
     @Option(names = "--identity", description = "private key that server accepts")
     private Path identity;
-
-    WarmupCommand(Context context) {
-        this.context = context;
-    }
 
     /** The queue commands' paths: SQLite, the stores, a tick on this machine, the job views. */
     private void rehearseQueue(Path dir, Path nvidbHome) throws IOException {

@@ -1,20 +1,7 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.WebDashboard;
 import dev.nvidb.app.Wiring;
-import dev.nvidb.config.NvidbConfig;
-import dev.nvidb.error.InterruptedByUser;
-import dev.nvidb.keeper.Keeper;
-import dev.nvidb.output.JsonKeeper;
-import dev.nvidb.web.AccessToken;
-import dev.nvidb.web.HistoryApi;
-import dev.nvidb.web.LiveFeed;
-import dev.nvidb.web.QueueApi;
-import dev.nvidb.web.WebApi;
-import dev.nvidb.web.WebServer;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -29,12 +16,10 @@ import picocli.CommandLine.Option;
                 "  nvidb web --bind 0.0.0.0              reachable from other machines (it warns)",
                 "",
                 "Every request needs the token the command prints; Ctrl-C stops the server. See docs/web.md."})
-class WebCommand implements Callable<Integer> {
+class WebCommand extends ContextCall {
 
     static final int DEFAULT_PORT = 8501;
     static final String DEFAULT_BIND = "127.0.0.1";
-
-    private final Context context;
 
     @Option(names = "--port", paramLabel = "N", converter = NumberOption.Port.class,
             description = "Port to listen on (default 8501).")
@@ -54,88 +39,13 @@ class WebCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Print stack traces on failure.")
     boolean verbose;
 
-    /** Where the command's messages go (stderr). */
-    java.io.PrintWriter err() {
-        return context.err();
-    }
-
-    WebCommand(Context context) {
-        this.context = context;
-    }
-
     @Override
     public Integer call() {
         try (Wiring wiring = new Wiring(context)) {
             wiring.withoutPrompts();
-            NvidbConfig config = wiring.config();
             // `nvidb --remote web` reaches here as `web --remote` (Cli moves the option).
-            boolean withServers = remote != null ? remote : config.basic().remote();
-            QueueOptions queueOptions = new QueueOptions();
-            queueOptions.noTick = true;
-            LiveFeed live = new LiveFeed(scope -> nodes(wiring, config, scope), wiring.nodeTimeout(),
-                    config.queue().jobRoot());
-            QueueApi queue = new QueueApi(wiring.databaseFile(queueOptions), () -> wiring.queue(queueOptions),
-                    () -> JsonKeeper.of(new Keeper(wiring.home(), context.environment()).state().orElse(null)));
-            HistoryApi history = new HistoryApi(dbPath != null ? config.home().expand(dbPath) : config.log().dbPath());
-            try (WebApi api = new WebApi(live, withServers, history, queue)) {
-                WebServer server = WebServer.start(bind, port, AccessToken.random(), api);
-                // Once it listens: a port in use or an address not here stays the one line it is.
-                warnIfReachable();
-                if (history.exists()) {
-                    history.problem().ifPresent(problem -> context.err().println("nvidb: warning: History cannot read the"
-                            + " GPU log: " + problem));
-                } else {
-                    context.err().println("nvidb: note: no GPU log at " + config.home().display(history.file())
-                            + " yet; History shows it once 'nvidb log' has run");
-                }
-                return serve(server);
-            }
-        }
-    }
-
-    private static List<dev.nvidb.node.Node> nodes(Wiring wiring, NvidbConfig config, LiveFeed.Scope scope) {
-        synchronized (wiring) {
-            return scope == LiveFeed.Scope.WITH_SERVERS
-                    ? wiring.nodes().nodes(config.basic().includeLocal(), null, config.monitorServers())
-                    : List.of(wiring.nodes().local(null));
-        }
-    }
-
-    /** Serves until Ctrl-C (the JVM's exit, 130, after the hook stops the server) or an interrupt (130 too). */
-    private int serve(WebServer server) {
-        Thread stop = new Thread(server::close, "web-stop");
-        Runtime.getRuntime().addShutdownHook(stop);
-        try {
-            context.out().println(server.url());
-            context.out().flush();
-            context.err().println("nvidb: serving the dashboard on " + bind + " port " + server.port()
-                    + "; open the address above (Ctrl-C stops it)");
-            context.err().flush();
-            server.join();
+            new WebDashboard(context, context.out(), wiring).serve(bind, port, dbPath, remote);
             return ExitCodes.ok();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedByUser("interrupted: the dashboard stopped", e);
-        } finally {
-            server.close();
-            try {
-                Runtime.getRuntime().removeShutdownHook(stop);
-            } catch (IllegalStateException e) {
-                // the JVM is shutting down: the hook is running or ran
-            }
-        }
-    }
-
-    private void warnIfReachable() {
-        boolean loopback;
-        try {
-            loopback = InetAddress.getByName(bind).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            loopback = false;
-        }
-        if (!loopback) {
-            context.err().println("nvidb: warning: listening on " + bind + ", not only this machine: whoever reaches it"
-                    + " and has the token can read the GPUs, the GPU log and the queue (plain HTTP, no TLS)");
         }
     }
 }

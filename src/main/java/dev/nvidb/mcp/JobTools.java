@@ -14,6 +14,7 @@ import dev.nvidb.queue.JobChange;
 import dev.nvidb.queue.JobSelection;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Refresh;
 import dev.nvidb.queue.SubmitRequest;
 import dev.nvidb.queue.Submitted;
 import dev.nvidb.queue.SweepRequest;
@@ -112,19 +113,12 @@ final class JobTools {
                 new RunPolicy(arguments.bool("exclusive"), arguments.intValue("retry_oom", 0)));
         Submitted submitted = queue.submitting().submitAll(request);
         long first = submitted.cells().get(0).id();
-        try {
-            // A new job is news the last tick did not see: place it now, as `job submit` does.
-            queue.ticking().now();
-        } catch (RuntimeException e) {
-            context.notices().accept("job " + first + " is queued, but placing it failed: " + e.getMessage()
+        RuntimeException failure = queue.submitting().place(first).failure();
+        if (failure != null) {
+            context.notices().accept("job " + first + " is queued, but placing it failed: " + failure.getMessage()
                     + " (the next tick places it)");
         }
-        JsonJob job;
-        try {
-            job = JsonJob.of(queue.reading().getJob(first));
-        } catch (RuntimeException e) {
-            job = null;
-        }
+        JsonJob job = queue.submitting().current(first).map(JsonJob::of).orElse(null);
         return Answer.of(JsonJobs.submitted(submitted, job));
     }
 
@@ -153,8 +147,7 @@ final class JobTools {
                     Long limit = arguments.longValue("limit");
                     JobSelection query = new JobSelection(states, node, limit == null ? null : limit.intValue(),
                             arguments.string("group"));
-                    queue.ticking().ifDue();
-                    return Answer.of(JsonJobs.many(queue.reading().listJobs(query).stream().map(JsonJob::of).toList()));
+                    return Answer.of(JsonJobs.many(queue.refreshed(Refresh.IF_DUE).reading().listJobs(query).stream().map(JsonJob::of).toList()));
                 });
     }
 
@@ -250,7 +243,7 @@ final class JobTools {
         if (group != null && !ids.isEmpty()) {
             throw new UsageException("give ids or a group, not both");
         }
-        ids.forEach(queue().reading()::getJob);
+        queue().requireJobs(ids);
         List<JobChange> changes = group != null ? byGroup.apply(group) : byId.apply(ids);
         return Answer.of(new JsonCommands.JobsChanged(Json.SCHEMA_VERSION, changes.stream().allMatch(JobChange::changed),
                 changes));

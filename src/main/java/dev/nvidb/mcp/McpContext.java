@@ -4,6 +4,7 @@ import dev.nvidb.doctor.Report;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Refresh;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -30,16 +31,11 @@ public record McpContext(Supplier<Queue> queue, Supplier<Report> doctor, Supplie
 
     /** The queue, brought up to date first when a tick is due, as a CLI read does. */
     Queue refreshedQueue() {
-        Queue opened = queue.get();
-        opened.ticking().ifDue();
-        return opened;
+        return queue.get().refreshed(Refresh.IF_DUE);
     }
 
     /** Job {@code id} after a due tick; no such job is a usage error, found before any tick. */
     JobView refreshedJob(long id) {
-        Queue opened = queue.get();
-        opened.reading().getJob(id);
-        opened.ticking().ifDue();
-        return opened.reading().getJob(id);
+        return queue.get().job(id, Refresh.IF_DUE);
     }
 }

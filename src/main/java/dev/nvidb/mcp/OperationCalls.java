@@ -1,14 +1,10 @@
 package dev.nvidb.mcp;
 
-import dev.nvidb.error.UsageException;
 import dev.nvidb.mcp.QueueTool.Answer;
 import dev.nvidb.output.Json;
 import dev.nvidb.queue.Operations;
 import dev.nvidb.queue.Queue;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,20 +32,13 @@ final class OperationCalls {
         }
         Operations.check(opId);
         String request = canonical(tool, arguments.asGiven());
-        Operations operations = queue.operations();
-        Operations.Begin begin = operations.begin(opId, digest(request), "mcp " + request);
-        if (begin.kind() == Operations.Kind.REPLAY) {
-            return new Answer(begin.stdout().strip(), false, true);
-        }
-        Answer answer;
-        try {
-            answer = call.get();
-        } catch (UsageException e) {
-            operations.forget(opId);
-            throw e;
-        }
-        operations.finish(opId, 0, answer.json());
-        return answer;
+        Answer[] ran = new Answer[1];
+        Operations.Answer answer = Operations.once(step -> step.accept(queue.operations()), opId,
+                Operations.digest(("mcp\0" + request).getBytes(StandardCharsets.UTF_8)), "mcp " + request, () -> {
+                    ran[0] = call.get();
+                    return new Operations.Answer(ran[0].json(), 0, false);
+                });
+        return answer.replayed() ? new Answer(answer.stdout().strip(), false, true) : ran[0];
     }
 
     /** The tool and its arguments less the op id, keys sorted at every level: equal requests are equal text. */
@@ -69,14 +58,5 @@ final class OperationCalls {
             return list.stream().map(OperationCalls::sorted).toList();
         }
         return value;
-    }
-
-    private static String digest(String request) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(("mcp\0" + request).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -7,11 +7,9 @@ import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.JsonDoctor;
 import dev.nvidb.output.JsonGroups;
-import dev.nvidb.output.JsonJob;
 import dev.nvidb.output.JsonQueue;
 import dev.nvidb.queue.AlertView;
 import dev.nvidb.queue.Queue;
-import dev.nvidb.queue.QueueStatus;
 import java.util.List;
 
 /**
@@ -43,8 +41,7 @@ final class QueueTools {
                         + " state, open alerts, kills owed to unreachable nodes, the keeper. Start here.",
                 input, Behaviour.READ, arguments -> {
                     Queue queue = context.refreshedQueue();
-                    QueueStatus status = queue.reading().status(false, arguments.intValue("recent", 10));
-                    return Answer.of(JsonQueue.status(status, status.jobs().stream().map(JsonJob::of).toList(),
+                    return Answer.of(JsonQueue.status(queue.reading().status(false, arguments.intValue("recent", 10)),
                             context.keeper().get()));
                 });
     }

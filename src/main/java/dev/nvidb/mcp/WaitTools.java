@@ -3,10 +3,8 @@ package dev.nvidb.mcp;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.mcp.QueueTool.Answer;
 import dev.nvidb.mcp.QueueTool.Behaviour;
-import dev.nvidb.model.JobState;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonCommands;
-import dev.nvidb.output.JsonJob;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.LogFollowing;
@@ -14,7 +12,6 @@ import dev.nvidb.queue.Queue;
 import dev.nvidb.queue.Waiting;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -67,22 +64,12 @@ final class WaitTools {
                         throw new UsageException("wait: argument 'ids' is empty", "give the ids of the jobs to wait for");
                     }
                     Queue queue = queue();
-                    ids.forEach(queue.reading()::getJob);
+                    queue.requireJobs(ids);
                     Duration timeout = Duration.ofMillis(Math.round(arguments.doubleValue("timeout_s", DEFAULT_WAIT_S) * 1000));
                     Waiting.Outcome outcome = queue.waiting().await(ids, timeout, true, jobs -> { });
                     int lines = arguments.intValue("log_lines", 0);
-                    Map<Long, String> logs = new LinkedHashMap<>();
-                    if (lines > 0) {
-                        for (JobView job : outcome.jobs()) {
-                            if (job.jobDir() != null) {
-                                logs.put(job.id(), queue.logs().tail(job, false, lines));
-                            }
-                        }
-                    }
-                    boolean completed = outcome.jobs().stream().allMatch(job -> job.job().state() == JobState.COMPLETED);
-                    return Answer.of(new JsonCommands.Waited(Json.SCHEMA_VERSION, !outcome.timedOut() && completed,
-                            outcome.timedOut(), outcome.jobs().stream().map(JsonJob::of).toList(),
-                            lines > 0 ? logs : null));
+                    Map<Long, String> logs = queue.logs().tails(outcome.jobs(), lines);
+                    return Answer.of(JsonCommands.Waited.of(outcome, logs, lines));
                 });
     }
 

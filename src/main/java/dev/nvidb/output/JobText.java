@@ -86,4 +86,32 @@ public final class JobText {
         }
         return seconds < 172800 ? seconds / 3600 + "h" : seconds / 86400 + "d";
     }
+
+    /** A submit's line on stderr: {@code submitted job 12 (train), pending: no room}. */
+    public static String submitted(dev.nvidb.queue.JobView view) {
+        String where = switch (view.job().state()) {
+            case PENDING -> "pending: " + Printable.of(view.pendingReason());
+            case RUNNING -> "running on " + Printable.of(view.job().assignment().node());
+            default -> view.job().state().key() + (view.job().lastError() == null ? "" : ": "
+                    + Printable.of(view.job().lastError()));
+        };
+        return "submitted job " + view.id() + " (" + Printable.of(view.job().spec().name()) + "), " + where;
+    }
+
+    /** Why a submit stored nothing: the job holding its key, or the job this operation submitted before. */
+    public static String existing(dev.nvidb.queue.Submitted.Cell cell) {
+        return cell.key() != null ? "job " + cell.id() + " already has key " + Printable.of(cell.key()) + " ("
+                + cell.existingState() + "); nothing submitted"
+                : "job " + cell.id() + " was submitted by this operation before (" + cell.existingState() + ")";
+    }
+
+    /** An array's submit on stderr: how many cells were stored, in which group, how many existed. */
+    public static String submitted(dev.nvidb.queue.Submitted submitted) {
+        int cells = submitted.cells().size();
+        long existing = cells - submitted.created();
+        return "submitted " + submitted.created() + " of " + cells + " jobs"
+                + (submitted.group() == null ? "" : " in group " + Printable.of(submitted.group()))
+                + (existing == 0 ? "" : "; " + existing + " already existed (their key is held by a pending, running"
+                + " or completed job)");
+    }
 }

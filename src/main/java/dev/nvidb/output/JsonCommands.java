@@ -50,6 +50,12 @@ public final class JsonCommands {
 
     /** {@code job wait --json}: the jobs as they ended (or stand, after a timeout); {@code logs} with {@code --logs}. */
     public record Waited(int schemaVersion, boolean ok, boolean timedOut, List<JsonJob> jobs, Map<Long, String> logs) {
+
+        /** The answer of {@code job wait --json} and MCP's {@code wait}: {@code logs} only when lines were asked for. */
+        public static Waited of(dev.nvidb.queue.Waiting.Outcome outcome, Map<Long, String> logs, int logLines) {
+            return new Waited(Json.SCHEMA_VERSION, outcome.allCompleted(), outcome.timedOut(),
+                    outcome.jobs().stream().map(JsonJob::of).toList(), logLines > 0 ? logs : null);
+        }
     }
 
     /** {@code queue drain|resume|ignore|unignore --json}: the node, what was done, whether it changed anything. */

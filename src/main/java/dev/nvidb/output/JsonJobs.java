@@ -1,5 +1,6 @@
 package dev.nvidb.output;
 
+import dev.nvidb.queue.JobView;
 import dev.nvidb.model.SecretNames;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
@@ -52,6 +53,40 @@ public final class JsonJobs {
         return new Submitted(Json.SCHEMA_VERSION, true, first, cells.get(0).existing(), submitted.group(),
                 submitted.created(), cells.stream().map(cell -> new SubmittedJob(cell.id(), cell.arrayIndex(), cell.key(),
                         cell.existing(), cell.existingState())).toList());
+    }
+
+    /**
+     * {@code job ls --json} written to {@code out} while the jobs are read, a page at a time: the
+     * same document as {@link #many}, in memory bounded whatever the queue's history; {@code seen}
+     * is told each job as it passes.
+     */
+    public static void stream(java.io.Writer out, dev.nvidb.queue.StatusReading reading,
+                              dev.nvidb.queue.JobSelection query, java.util.function.Consumer<JobView> seen) {
+        Json.JobsStream[] document = new Json.JobsStream[1];
+        reading.eachJob(query, new dev.nvidb.queue.StatusReading.JobListing() {
+            @Override
+            public void count(int jobs) {
+                document[0] = Json.jobsStream(out, jobs);
+            }
+
+            @Override
+            public void job(JobView view) {
+                seen.accept(view);
+                document[0].job(JsonJob.of(view));
+            }
+        });
+        document[0].close();
+    }
+
+    /** A submit's answer when the stored job could not be read: its id alone. */
+    public static Map<String, Object> idOnly(long id) {
+        Map<String, Object> job = new java.util.LinkedHashMap<>();
+        job.put("id", id);
+        Map<String, Object> document = new java.util.LinkedHashMap<>();
+        document.put("schema_version", Json.SCHEMA_VERSION);
+        document.put("ok", true);
+        document.put("job", job);
+        return document;
     }
 
     public static Many many(List<JsonJob> jobs) {

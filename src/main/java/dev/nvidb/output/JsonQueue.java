@@ -65,6 +65,11 @@ public final class JsonQueue {
         return status(status, jobs, null);
     }
 
+    /** {@code queue status --json}, the document the CLI, MCP's {@code status} and the web page answer. */
+    public static Status status(QueueStatus status, JsonKeeper keeper) {
+        return status(status, status.jobs().stream().map(JsonJob::of).toList(), keeper);
+    }
+
     /** {@code queue status --json} with the keeper's state ({@code keeper} null: none installed). */
     public static Status status(QueueStatus status, List<JsonJob> jobs, JsonKeeper keeper) {
         List<JsonAlert> alerts = status.openAlerts().stream().map(JsonQueue::alert).toList();

@@ -16,6 +16,32 @@ public record JsonServers(int schemaVersion, boolean ok, List<JsonServer> server
     public record JsonServer(String name, String hostname, Integer port, String username, String auth,
                              String identityfile, String proxyjump, List<Integer> gpus, String resolved,
                              List<String> identityFiles, String resolveError, JsonResolution resolution) {
+
+        /** The server's lines in {@code nvidb ls}: name, target and auth, then what it resolves to. */
+        public String text() {
+            StringBuilder text = new StringBuilder(String.format("%-16s %s", name, target()));
+            if (proxyjump != null) {
+                text.append("  via ").append(proxyjump);
+            }
+            if (gpus != null) {
+                text.append("  gpus ").append(gpus);
+            }
+            if (resolved != null) {
+                text.append("\n    resolves to ").append(resolved);
+                text.append("\n    keys ").append(identityFiles.isEmpty() ? "(agent only)"
+                        : String.join(", ", identityFiles));
+            }
+            if (resolveError != null) {
+                text.append("\n    cannot resolve: ").append(resolveError);
+            }
+            return text.toString();
+        }
+
+        private String target() {
+            String user = username == null ? "" : username + "@";
+            String at = port == null ? "" : ":" + port;
+            return user + hostname + at + "  auth " + auth;
+        }
     }
 
     /**

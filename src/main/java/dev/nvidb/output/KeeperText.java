@@ -62,4 +62,13 @@ public final class KeeperText {
     private static String time(Instant instant, ZoneId zone) {
         return TIME.format(instant.atZone(zone));
     }
+
+    /** {@code queue keeper install}: the file written, the keeper it replaced, its state once started, the linger note. */
+    public static String installed(dev.nvidb.keeper.Keeper.Installed done, String linger, ZoneId zone, TextStyle style) {
+        String nl = System.lineSeparator();
+        return "wrote " + done.file() + (done.replaced() == null ? ""
+                : " (the " + done.replaced().label() + " keeper is stopped and removed)") + nl
+                + (done.started() != null ? line(done.started(), zone, style) : "start it: nvidb queue keeper start") + nl
+                + (linger != null ? linger + nl : "");
+    }
 }

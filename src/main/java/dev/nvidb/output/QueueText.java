@@ -211,4 +211,20 @@ public final class QueueText {
                 Units.mebibytes(budget.reservedMb()), budget.jobCount(), Units.mebibytes(Math.max(0, budget.freeMb())),
                 view.ownership()));
     }
+
+    /** {@code queue groups}: one row per group with done/total, counts by state, cap and hold. */
+    public static String groups(List<dev.nvidb.queue.GroupView> groups) {
+        StringBuilder text = new StringBuilder(String.format("%-24s %9s %7s %7s %6s %9s %4s  %s%n", "GROUP", "DONE",
+                "PENDING", "RUNNING", "FAILED", "CANCELLED", "CAP", "STATE"));
+        for (dev.nvidb.queue.GroupView group : groups) {
+            int failed = group.counts().get(dev.nvidb.model.JobState.FAILED) + group.counts().get(dev.nvidb.model.JobState.TIMEOUT)
+                    + group.counts().get(dev.nvidb.model.JobState.LOST);
+            text.append(String.format("%-24s %9s %7d %7d %6d %9d %4s  %s%n", Printable.of(group.name()),
+                    group.done() + "/" + group.total(), group.counts().get(dev.nvidb.model.JobState.PENDING),
+                    group.counts().get(dev.nvidb.model.JobState.RUNNING), failed, group.counts().get(dev.nvidb.model.JobState.CANCELLED),
+                    group.maxRunning() == null ? "-" : group.maxRunning().toString(),
+                    group.held() ? "held: " + Printable.of(group.heldReason()) : "ok"));
+        }
+        return text.toString();
+    }
 }

@@ -69,4 +69,61 @@ public final class WaitText {
     public static String erase(int previous) {
         return previous > 0 ? String.format(UP, previous) + CLEAR_BELOW : "";
     }
+
+    /**
+     * What a wait answers in text: a line per job ({@code 12 failed exit 1}, {@code 13 pending: no room}),
+     * then the last {@code logLines} lines of stdout of each job in {@code logs}.
+     */
+    public static String ended(List<JobView> jobs, java.util.Map<Long, String> logs, int logLines) {
+        StringBuilder text = new StringBuilder();
+        for (JobView job : jobs) {
+            String how = job.job().exitCode() != null ? " exit " + job.job().exitCode()
+                    : job.job().lastError() != null && job.job().state().endedBadly() ? ": " + job.job().lastError()
+                    : job.pendingReason() != null ? ": " + job.pendingReason() : "";
+            text.append(job.id()).append(' ').append(job.job().state().key()).append(Printable.of(how)).append('\n');
+        }
+        logs.forEach((id, log) -> {
+            text.append("--- job ").append(id).append(": last ").append(logLines).append(" lines of stdout ---\n");
+            String shown = Printable.lines(log);
+            text.append(shown.isEmpty() || shown.endsWith("\n") ? shown : shown + "\n");
+        });
+        return text.toString();
+    }
+
+    /** Redraws the waited-for jobs' states in place on {@code err} while {@code drawing}; does nothing otherwise. */
+    public static final class Progress implements java.util.function.Consumer<List<JobView>> {
+
+        private final java.io.PrintWriter err;
+        private final java.util.function.IntSupplier width;
+        private final boolean drawing;
+        private List<String> shown = List.of();
+
+        public Progress(java.io.PrintWriter err, java.util.function.IntSupplier width, boolean drawing) {
+            this.err = err;
+            this.width = width;
+            this.drawing = drawing;
+        }
+
+        @Override
+        public void accept(List<JobView> jobs) {
+            if (!drawing) {
+                return;
+            }
+            List<String> lines = WaitText.lines(jobs, width.getAsInt(), Instant.now());
+            if (!lines.equals(shown)) {
+                err.print(WaitText.frame(shown.size(), lines));
+                err.flush();
+                shown = lines;
+            }
+        }
+
+        /** Takes the drawn lines away, so what is printed next starts where they began. */
+        public void erase() {
+            if (!shown.isEmpty()) {
+                err.print(WaitText.erase(shown.size()));
+                err.flush();
+                shown = List.of();
+            }
+        }
+    }
 }

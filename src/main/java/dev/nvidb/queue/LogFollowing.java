@@ -31,6 +31,17 @@ public final class LogFollowing {
         return reader.tail(location(job), stderr, lines);
     }
 
+    /** The last {@code lines} lines of each job's stdout that has a directory (it started), by id, in their order. */
+    public java.util.Map<Long, String> tails(java.util.List<JobView> jobs, int lines) {
+        java.util.Map<Long, String> tails = new java.util.LinkedHashMap<>();
+        for (JobView job : jobs) {
+            if (lines > 0 && job.jobDir() != null) {
+                tails.put(job.id(), tail(job, false, lines));
+            }
+        }
+        return tails;
+    }
+
     /** The last {@code lines} lines and the offset just after them (see {@link LogReader#lastLines}). */
     public OutputChunk lastLines(JobView job, boolean stderr, int lines) {
         return chunk(reader.lastLines(location(job), stderr, lines));

@@ -42,6 +42,24 @@ public record OutputChunk(byte[] bytes, long nextOffset, boolean cut) {
         return new OutputChunk(java.util.Arrays.copyOfRange(bytes, start, bytes.length), nextOffset, true);
     }
 
+    /**
+     * A sink of output bytes that passes on whole UTF-8 text only: the bytes of a character split
+     * across two reads are held until the rest arrives ({@code job logs -f}).
+     */
+    public static java.util.function.Consumer<byte[]> asText(java.util.function.Consumer<String> text) {
+        byte[][] carry = {new byte[0]};
+        return bytes -> {
+            byte[] all = new byte[carry[0].length + bytes.length];
+            System.arraycopy(carry[0], 0, all, 0, carry[0].length);
+            System.arraycopy(bytes, 0, all, carry[0].length, bytes.length);
+            int complete = wholeCharacters(all);
+            carry[0] = java.util.Arrays.copyOfRange(all, complete, all.length);
+            if (complete > 0) {
+                text.accept(new String(all, 0, complete, java.nio.charset.StandardCharsets.UTF_8));
+            }
+        };
+    }
+
     /** How many leading bytes form whole UTF-8 characters (a cut sequence at the end is left out). */
     public static int wholeCharacters(byte[] bytes) {
         int end = bytes.length;

@@ -82,7 +82,7 @@ public final class Queue implements AutoCloseable {
     }
 
     public Submitting submitting() {
-        return new Submitting(engine);
+        return new Submitting(engine, this::ticking);
     }
 
     public JobControl control() {
@@ -120,6 +120,34 @@ public final class Queue implements AutoCloseable {
 
     public Ticking ticking() {
         return new Ticking(engine, pause);
+    }
+
+    /**
+     * Tick-before-read, the one policy every front end follows: brings the queue up to date as
+     * {@code refresh} asks (a due tick, a forced one, or none) and returns it for the read.
+     */
+    public Queue refreshed(Refresh refresh) {
+        switch (refresh) {
+            case NOW -> ticking().now();
+            case IF_DUE -> ticking().ifDue();
+            case NONE -> { }
+        }
+        return this;
+    }
+
+    /**
+     * Job-id existence, then tick-before-read: job {@code id} as it is after {@code refresh}. A job
+     * that does not exist is a usage error naming it, found before any tick (a wrong id contacts no node).
+     */
+    public JobView job(long id, Refresh refresh) {
+        reading().getJob(id);
+        return refreshed(refresh).reading().getJob(id);
+    }
+
+    /** Job-id existence for a command naming jobs: a usage error for the first that does not exist, in their order. */
+    public void requireJobs(java.util.List<Long> ids) {
+        StatusReading reading = reading();
+        ids.forEach(reading::getJob);
     }
 
     /** The daemon's passes, ticking only (no alert delivery: {@code --no-notify}). */

@@ -1,5 +1,7 @@
 package dev.nvidb.queue;
 
+import dev.nvidb.agent.ShellQuote;
+import dev.nvidb.error.UsageException;
 import dev.nvidb.model.RunPolicy;
 import java.util.List;
 import java.util.Map;
@@ -83,5 +85,29 @@ public record SubmitRequest(
                          Long timeoutSeconds, int retries, List<String> tags, String note, String submitter) {
         this(name, command, gpus, vramMb, node, workdir, environment, priority, after, afterAny, timeoutSeconds,
                 retries, tags, note, submitter, null, SweepRequest.NONE);
+    }
+
+    /**
+     * The command line of the words typed after {@code --}: a single word is a shell line, run as
+     * it is; several run exactly as given, each word one argument ({@code ShellQuote}).
+     */
+    public static String commandLine(List<String> words) {
+        if (words.isEmpty()) {
+            throw new UsageException("no command to run", "put the command after --: nvidb job submit -- python train.py");
+        }
+        return words.size() == 1 ? words.get(0) : ShellQuote.join(words);
+    }
+
+    /** Extra variables from {@code KEY=VALUE} pairs, in the order given; a usage error for a pair without a name. */
+    public static Map<String, String> variables(List<String> pairs) {
+        Map<String, String> variables = new java.util.LinkedHashMap<>();
+        for (String pair : pairs) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                throw new UsageException("--env takes KEY=VALUE, got '" + pair + "'");
+            }
+            variables.put(pair.substring(0, equals), pair.substring(equals + 1));
+        }
+        return variables;
     }
 }

@@ -14,16 +14,51 @@ import java.util.Optional;
 
 /**
  * Submitting a job: the request is checked ({@link Submission}) and recorded as a pending job
- * (with the submitter's environment when it may run on the local node) in one transaction (dependencies on missing jobs are refused there). Whether to tick right
- * after is the front end's choice ({@link Ticking#now()}): a new job is news the last tick did
- * not see.
+ * (with the submitter's environment when it may run on the local node) in one transaction (dependencies on missing jobs are refused there).
+ * Submit-then-place ({@link #place}): a new job is news the last tick did not see, so a front end
+ * ticks right after, and a failing tick leaves the job queued rather than failing the submit.
  */
 public final class Submitting {
 
     private final QueueEngine engine;
+    private final java.util.function.Supplier<Ticking> ticking;
 
-    Submitting(QueueEngine engine) {
+    Submitting(QueueEngine engine, java.util.function.Supplier<Ticking> ticking) {
         this.engine = engine;
+        this.ticking = ticking;
+    }
+
+    /**
+     * How placing a stored job went.
+     *
+     * @param failure     why the tick failed (the job stays queued for the next one), or null
+     * @param interrupted the thread was interrupted during or right after the tick
+     */
+    public record Placement(RuntimeException failure, boolean interrupted) {
+    }
+
+    /**
+     * Submit-then-place: ticks now so the job just stored (job {@code id}) starts now rather than
+     * at the next pass. A failure of that tick is returned, never thrown: the job is stored, and a
+     * caller that retried a failed submit would queue it twice.
+     */
+    public Placement place(long id) {
+        try {
+            ticking.get().now();
+            return new Placement(null, Thread.currentThread().isInterrupted());
+        } catch (RuntimeException e) {
+            boolean interrupted = Thread.currentThread().isInterrupted() || e instanceof dev.nvidb.error.InterruptedByUser;
+            return new Placement(e, interrupted);
+        }
+    }
+
+    /** Job {@code id} as it is now, or empty when it cannot be read (the answer then uses what the insert read). */
+    public Optional<JobView> current(long id) {
+        try {
+            return Optional.of(new StatusReading(engine).getJob(id));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /**

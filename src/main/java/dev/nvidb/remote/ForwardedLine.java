@@ -41,6 +41,16 @@ public final class ForwardedLine {
         return value != null && !value.isEmpty();
     }
 
+    /** The environment a job run on this machine records: {@code environment} less the mark of a forwarded command. */
+    public static java.util.Map<String, String> localEnvironment(java.util.Map<String, String> environment) {
+        if (!forwardedHere(environment)) {
+            return environment;
+        }
+        java.util.Map<String, String> local = new java.util.LinkedHashMap<>(environment);
+        local.remove(FORWARDED);
+        return local;
+    }
+
     /**
      * Whether {@code args} is a queue command a client forwards: its first command word is
      * {@code job} or {@code queue}, and neither {@code --local} nor a help option stands before

@@ -1,15 +1,11 @@
 package dev.nvidb.web;
 
 import dev.nvidb.error.NvidbException;
-import dev.nvidb.output.JsonJob;
 import dev.nvidb.output.JsonKeeper;
 import dev.nvidb.output.JsonQueue;
-import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.Queue;
-import dev.nvidb.queue.QueueStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -49,14 +45,7 @@ public final class QueueApi implements AutoCloseable {
                 throw new ApiException(409, e.getMessage());
             }
         }
-        QueueStatus status = queue.reading().status(false, RECENT);
-        List<JsonJob> jobs = status.jobs().stream().map(QueueApi::job).toList();
-        return JsonQueue.status(status, jobs, keeper.get());
-    }
-
-    private static JsonJob job(JobView view) {
-        return JsonJob.of(view.job(), view.pendingReason(), view.unverifiedSince(), view.job().result(), view.jobDir(),
-                view.oomRetries());
+        return JsonQueue.status(queue.reading().status(false, RECENT), keeper.get());
     }
 
     @Override

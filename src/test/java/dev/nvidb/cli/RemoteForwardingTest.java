@@ -68,7 +68,7 @@ class RemoteForwardingTest {
                 """);
         Files.setPosixFilePermissions(home.resolve(".nvidb/queue.yml"), PosixFilePermissions.fromString("rw-------"));
         String jvm = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        farNvidb = executable(home.resolve("bin/nvidb"), "#!/bin/sh\nexec " + ShellWords.join(java.util.List.of(jvm, "-XX:TieredStopAtLevel=1",
+        farNvidb = executable(home.resolve("bin/nvidb"), "#!/bin/sh\nexec " + dev.nvidb.agent.ShellQuote.join(java.util.List.of(jvm, "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "dev.nvidb.cli.Main")) + " \"$@\"\n");
     }
 
@@ -175,7 +175,7 @@ class RemoteForwardingTest {
         JsonNode shown = JSON.readTree(onTheQueueHost("job", "show", id, "--no-tick", "--json").stdout()).at("/job");
         assertEquals(name, shown.get("name").asText());
         assertEquals("line one\nline two", shown.get("notes").asText());
-        assertEquals(ShellWords.join(java.util.List.of("printf", "%s\\n", "$USER", "a b", "'", ";", "")), shown.get("command").asText());
+        assertEquals(dev.nvidb.agent.ShellQuote.join(java.util.List.of("printf", "%s\\n", "$USER", "a b", "'", ";", "")), shown.get("command").asText());
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.nvidb.keeper.KeeperState;
 import dev.nvidb.queue.JobView;
 import dev.nvidb.queue.OutputChunk;
 import dev.nvidb.queue.Queue;
+import dev.nvidb.queue.Refresh;
 import dev.nvidb.queue.QueueStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -177,11 +178,7 @@ final class QueueWorker implements AutoCloseable {
         version.incrementAndGet();
         String error = null;
         try {
-            if (forced) {
-                queue.ticking().now();
-            } else {
-                queue.ticking().ifDue();
-            }
+            queue.refreshed(forced ? Refresh.NOW : Refresh.IF_DUE);
         } catch (NvidbException e) {
             error = e.getMessage();
         } catch (RuntimeException e) {

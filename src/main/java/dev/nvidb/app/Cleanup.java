@@ -1,6 +1,5 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
-import dev.nvidb.app.Wiring;
 import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.ConfigWriter;
 import dev.nvidb.config.ConfiguredServer;
@@ -24,6 +23,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -32,17 +32,18 @@ import java.util.TreeMap;
  * files, the warnings owed before a queue node goes, and the two deletions with what they print.
  * The queue's own data (queue.db, its backups, alerts.log, job directories) is never touched.
  */
-final class Cleanup {
+public final class Cleanup {
 
-    private final Context context;
+    private final Wiring.Front context;
     private final Wiring wiring;
 
-    Cleanup(Context context, Wiring wiring) {
+    /** @param context where the cleanup's lines go (stderr) and its environment */
+    public Cleanup(Wiring.Front context, Wiring wiring) {
         this.context = context;
         this.wiring = wiring;
     }
 
-    NvidbHome home() {
+    public NvidbHome home() {
         return wiring.config().home();
     }
 
@@ -56,13 +57,13 @@ final class Cleanup {
     }
 
     /** Every server of config.yml and of queue.yml's own {@code servers:}, read afresh. */
-    List<ConfiguredServer> servers() {
+    public List<ConfiguredServer> servers() {
         wiring.config(); // the files' trust checks and warnings, once
         return new ConfigWriter(home()).listServers();
     }
 
     /** A usage error naming the first of {@code names} no config file lists, and those it does. */
-    void requireKnown(Collection<String> names) {
+    public void requireKnown(Collection<String> names) {
         List<String> known = servers().stream().map(ConfiguredServer::name).toList();
         for (String name : names) {
             if (!known.contains(name)) {
@@ -74,7 +75,7 @@ final class Cleanup {
     }
 
     /** The files that list any of {@code names}, as shown: "~/.nvidb/config.yml and ~/.nvidb/queue.yml". */
-    String filesOf(Collection<String> names) {
+    public String filesOf(Collection<String> names) {
         List<String> files = new ArrayList<>();
         List<ConfiguredServer> chosen = servers().stream().filter(server -> names.contains(server.name())).toList();
         if (chosen.stream().anyMatch(ConfiguredServer::inConfigYml)) {
@@ -91,7 +92,7 @@ final class Cleanup {
      * config.yml, and of queue.yml with {@code queueYmlToo}): what removing it means, and
      * the jobs running there (from queue.db, read without contacting any node) to cancel first.
      */
-    List<String> queueWarnings(Collection<String> names, boolean queueYmlToo) {
+    public List<String> queueWarnings(Collection<String> names, boolean queueYmlToo) {
         NvidbConfig config = config();
         // Taken out of config.yml only, a server queue.yml lists stays a queue node.
         List<String> kept = queueYmlToo ? List.of() : servers().stream().filter(ConfiguredServer::inQueueYml)
@@ -121,8 +122,7 @@ final class Cleanup {
         if (config.findRemote().isPresent() || !Files.exists(config.home().queueDb())) {
             return Map.of();
         }
-        QueueOptions options = new QueueOptions();
-        options.noTick = true;
+        Wiring.QueueChoice options = new ReadOnlyChoice();
         Map<String, List<Long>> byNode = new TreeMap<>();
         try {
             for (JobView view : wiring.queue(options).reading().listJobs(new JobSelection(Set.of(JobState.RUNNING), null, null))) {
@@ -140,7 +140,7 @@ final class Cleanup {
      * Removes {@code names} from config.yml and, with {@code queueYmlToo}, from queue.yml; says
      * what went where, and where the queue's jobs now run.
      */
-    void removeServers(Collection<String> names, boolean queueYmlToo) {
+    public void removeServers(Collection<String> names, boolean queueYmlToo) {
         NvidbConfig before = config();
         RemovedServers removed = new ConfigWriter(home()).removeServers(new LinkedHashSet<>(names), queueYmlToo);
         if (!removed.fromConfigYml().isEmpty()) {
@@ -159,7 +159,7 @@ final class Cleanup {
      * queue's database or a file that is not a SQLite database is a usage error: this command
      * deletes only what it was made for.
      */
-    DatabaseFiles gpuLog(String dbPath) {
+    public DatabaseFiles gpuLog(String dbPath) {
         NvidbHome home = home();
         Path file = dbPath == null ? config().log().dbPath() : home.expand(dbPath);
         DatabaseFiles log = new DatabaseFiles(file);
@@ -239,7 +239,7 @@ final class Cleanup {
     }
 
     /** The log's existing files and their size: "~/.nvidb/gpu_log.db, gpu_log.db-wal (1.2 MiB)". */
-    String describe(DatabaseFiles log) {
+    public String describe(DatabaseFiles log) {
         List<Path> files = log.existing();
         List<String> names = new ArrayList<>();
         for (int index = 0; index < files.size(); index++) {
@@ -249,15 +249,32 @@ final class Cleanup {
     }
 
     /** Deletes the log's files and says so. */
-    void deleteLog(DatabaseFiles log) {
+    public void deleteLog(DatabaseFiles log) {
         String what = describe(log);
         log.delete(home());
         context.err().println("deleted " + what);
     }
 
     /** Prints {@code lines} on stderr. */
-    void say(List<String> lines) {
+    public void say(List<String> lines) {
         lines.forEach(context.err()::println);
+    }
+
+    /** The server {@code word} names in the menu: its number in {@code servers} (from 1), or its name. */
+    public static Optional<String> pick(String word, List<ConfiguredServer> servers) {
+        if (word.matches("[0-9]{1,9}")) {
+            int number = Integer.parseInt(word);
+            return number >= 1 && number <= servers.size() ? Optional.of(servers.get(number - 1).name()) : Optional.empty();
+        }
+        return servers.stream().map(ConfiguredServer::name).filter(word::equals).findFirst();
+    }
+
+    /** A server in the menu: its name, its host when another, and the files listing it. */
+    public static String label(ConfiguredServer server) {
+        String where = server.inConfigYml() && server.inQueueYml() ? "config.yml, queue.yml"
+                : server.inQueueYml() ? "queue.yml" : "config.yml";
+        String host = server.server().hostname();
+        return server.name() + (host.equals(server.name()) ? "" : " (" + host + ")") + "  [" + where + "]";
     }
 
     private static boolean sameFile(Path a, Path b) {
@@ -269,5 +286,29 @@ final class Cleanup {
         } catch (java.io.IOException e) {
             return false;
         }
+    }
+
+    /** What {@code nvidb clean all} deletes ({@code servers} of config.yml, the GPU {@code log}) and what it keeps, exactly. */
+    public List<String> listing(List<String> servers, DatabaseFiles log) {
+        NvidbHome home = home();
+        List<String> lines = new ArrayList<>();
+        lines.add("nvidb clean all deletes:");
+        if (!servers.isEmpty()) {
+            lines.add("  the servers in " + home.display(home.configYml()) + ": " + String.join(", ", servers)
+                    + " (its other settings stay)");
+        }
+        if (!log.existing().isEmpty()) {
+            lines.add("  the GPU log " + describe(log));
+        }
+        lines.add("and keeps:");
+        List<String> queueYml = servers().stream().filter(ConfiguredServer::inQueueYml)
+                .map(ConfiguredServer::name).toList();
+        if (Files.exists(home.queueYml())) {
+            lines.add("  " + home.display(home.queueYml()) + (queueYml.isEmpty() ? ""
+                    : " and its servers: " + String.join(", ", queueYml)));
+        }
+        lines.add("  the queue's database " + home.display(home.queueDb()) + (Files.exists(home.queueDb())
+                ? " (jobs and their history; 'nvidb queue gc' trims it)" : " (there is none)"));
+        return lines;
     }
 }

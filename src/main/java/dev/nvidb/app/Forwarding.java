@@ -1,6 +1,5 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
-import dev.nvidb.app.Wiring;
 import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
 import dev.nvidb.config.RemoteConfig;
@@ -14,11 +13,15 @@ import dev.nvidb.ssh.SshPool;
 import dev.nvidb.ssh.SshTarget;
 import dev.nvidb.ssh.StreamedCommand;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The client side of {@code remote:}: a queue command on a machine whose queue.yml names a
@@ -30,24 +33,46 @@ import java.util.Optional;
  *
  * <p>Exit codes of its own: a configuration problem (no such nvidb on the queue host) is 2,
  * like every configuration error; an SSH failure (unreachable, authentication, host key) or a
- * connection lost mid-command is 1; a far command ended by a signal is 128 + the signal's number.
+ * connection lost mid-command is 1 (thrown, for the front end's one error handler); a far
+ * command ended by a signal is 128 + the signal's number.
  */
-final class Forwarding {
+public final class Forwarding {
 
-    private Forwarding() {
+    /** The front end's standard streams as bytes, and its terminal's controls (cli's {@code Streams}). */
+    public interface Bytes {
+        InputStream in();
+
+        OutputStream out();
+
+        OutputStream err();
+
+        TerminalControl terminal();
+    }
+
+    private final Wiring.Front context;
+    private final PrintWriter out;
+    private final Bytes streams;
+    private final Consumer<String> failure;
+
+    private Forwarding(Wiring.Front context, PrintWriter out, Bytes streams, Consumer<String> failure) {
+        this.context = context;
+        this.out = out;
+        this.streams = streams;
+        this.failure = failure;
     }
 
     /**
      * Runs {@code args} on the queue host when this machine forwards them; empty when the
      * command runs here (not a queue command, {@code --local}, help, no {@code remote:}, or this
-     * process is itself the far side of a forwarded command).
+     * process is itself the far side of a forwarded command). A far command ended by a signal is
+     * told to {@code failure} (one line); a failure of the forwarding itself is thrown.
      */
-    static Optional<Integer> attempt(Context context, String[] args) {
+    public static Optional<Integer> attempt(Wiring.Front context, PrintWriter out, Bytes streams,
+                                            Consumer<String> failure, String[] args) {
         List<String> line = Arrays.asList(args);
         if (ForwardedLine.forwardedHere(context.environment()) || !ForwardedLine.forwards(line)) {
             return Optional.empty();
         }
-        boolean json = line.stream().takeWhile(arg -> !arg.equals("--")).anyMatch("--json"::equals);
         try (Wiring wiring = new Wiring(context)) {
             if (!mayForward(wiring, context.environment())) {
                 return Optional.empty();
@@ -59,13 +84,8 @@ final class Forwarding {
                 return Optional.empty();
             }
             wiring.adopt(config);
-            return Optional.of(run(context, json, wiring, remote.get(), ForwardedLine.shipScript(line, wiring.home())));
-        } catch (NvidbException e) {
-            if (ExitCodes.outcome(e) == ExitCodes.Outcome.INTERRUPTED) {
-                Thread.currentThread().interrupt();
-            }
-            Cli.report(context, json, e.type(), e.getMessage(), e.hint().orElse(null));
-            return Optional.of(ExitCodes.of(e));
+            return Optional.of(new Forwarding(context, out, streams, failure).run(wiring, remote.get(),
+                    ForwardedLine.shipScript(line, wiring.home())));
         }
     }
 
@@ -86,12 +106,11 @@ final class Forwarding {
         }
     }
 
-    private static int run(Context context, boolean json, Wiring wiring, RemoteConfig remote, List<String> args) {
+    private int run(Wiring wiring, RemoteConfig remote, List<String> args) {
         String command = ForwardedLine.command(remote, args);
         SshTarget target = SshTarget.of(remote.host()).withPort(remote.port()).withUsername(remote.username());
-        Streams streams = context.streams();
-        StreamedCommand.Pty pty = context.terminal() ? pty(context) : null;
-        context.out().flush();
+        StreamedCommand.Pty pty = context.terminal() ? pty() : null;
+        out.flush();
         context.err().flush();
         SshPool pool = wiring.sshPool();
         Runnable restore = pty == null ? () -> { } : streams.terminal().enterRaw();
@@ -105,7 +124,7 @@ final class Forwarding {
                 if (err.midLine()) {
                     context.err().println();   // what nvidb says next starts on a line of its own
                 }
-                return exitCode(context, json, remote, far.label(), ending);
+                return exitCode(remote, far.label(), ending);
             } finally {
                 if (resizer != null) {
                     resizer.interrupt();
@@ -122,7 +141,7 @@ final class Forwarding {
         }
     }
 
-    private static int exitCode(Context context, boolean json, RemoteConfig remote, String host, StreamedCommand.Ending ending) {
+    private int exitCode(RemoteConfig remote, String host, StreamedCommand.Ending ending) {
         if (ending.connectionLost()) {
             throw new SshException(host + ": connection lost while the forwarded command ran",
                     "it may still be running there; look with: nvidb job ls");
@@ -132,8 +151,7 @@ final class Forwarding {
             if (number == 2) {
                 throw new InterruptedByUser("interrupted: the command on " + host + " was ended by SIGINT");
             }
-            Cli.report(context, json, "ssh", "the forwarded command on " + host + " was ended by signal "
-                    + ending.exitSignal(), null);
+            failure.accept("the forwarded command on " + host + " was ended by signal " + ending.exitSignal());
             return number == 0 ? NvidbException.EXIT_FAILED : 128 + number;
         }
         int status = ending.exitStatus();
@@ -177,9 +195,9 @@ final class Forwarding {
     }
 
     /** This terminal's type and size for the far pseudo-terminal ($COLUMNS/$LINES win, else the terminal's, else 80x24). */
-    private static StreamedCommand.Pty pty(Context context) {
+    private StreamedCommand.Pty pty() {
         Map<String, String> env = context.environment();
-        int[] size = context.streams().terminal().size();
+        int[] size = streams.terminal().size();
         int columns = number(env.get("COLUMNS"), number(size == null ? null : Integer.toString(size[0]), 80));
         int rows = number(env.get("LINES"), number(size == null ? null : Integer.toString(size[1]), 24));
         String type = env.getOrDefault("TERM", "xterm");
@@ -250,7 +268,7 @@ final class Forwarding {
         }
     }
 
-    private static void flush(Streams streams) {
+    private static void flush(Bytes streams) {
         try {
             streams.out().flush();
             streams.err().flush();

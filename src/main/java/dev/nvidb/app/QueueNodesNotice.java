@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import dev.nvidb.config.ConfigLoader;
 import dev.nvidb.config.NvidbConfig;
@@ -10,13 +10,13 @@ import dev.nvidb.config.NvidbConfig;
  * Say so when a command changes that, so the next {@code job submit} does not wait on a server
  * unexplained, nor start here unexpectedly.
  */
-final class QueueNodesNotice {
+public final class QueueNodesNotice {
 
     private QueueNodesNotice() {
     }
 
     /** Prints the notice on stderr when {@code before} ran the queue here and the config now does not. */
-    static void afterAdding(Context context, NvidbConfig before) {
+    public static void afterAdding(Wiring.Front context, NvidbConfig before) {
         if (before.hasQueueServers() || before.queue().includeLocal()) {
             return;
         }
@@ -31,7 +31,7 @@ final class QueueNodesNotice {
      * After {@code nvidb clean}: prints on stderr when {@code before} ran the queue's jobs on
      * servers only and the config left none, so the queue now runs them on this machine.
      */
-    static void afterRemoving(Context context, NvidbConfig before) {
+    public static void afterRemoving(Wiring.Front context, NvidbConfig before) {
         if (!before.hasQueueServers() || before.queue().includeLocal()) {
             return;
         }
@@ -42,7 +42,7 @@ final class QueueNodesNotice {
     }
 
     /** The notice for a change from {@code before} to {@code after}, or null when the queue's nodes did not move. */
-    static String notice(NvidbConfig before, NvidbConfig after) {
+    public static String notice(NvidbConfig before, NvidbConfig after) {
         boolean localBefore = before.queue().includeLocal() || !before.hasQueueServers();
         boolean localAfter = after.queue().includeLocal() || !after.hasQueueServers();
         if (!localBefore || localAfter) {

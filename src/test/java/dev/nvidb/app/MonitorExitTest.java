@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -24,17 +24,17 @@ class MonitorExitTest {
 
     @Test
     void aloneAMachineWithoutADriverFails() {
-        assertEquals(false, NvidbCommand.answered(List.of(NO_DRIVER), false));
+        assertEquals(false, LiveMonitor.answered(List.of(NO_DRIVER), false));
     }
 
     @Test
     void withServersAMachineWithoutADriverDoesNotFail() {
-        assertEquals(true, NvidbCommand.answered(List.of(NO_DRIVER), true));
+        assertEquals(true, LiveMonitor.answered(List.of(NO_DRIVER), true));
     }
 
     @Test
     void withServersANodeThatDidNotAnswerFails() {
-        assertEquals(false, NvidbCommand.answered(List.of(NO_DRIVER, DOWN), true));
-        assertEquals(false, NvidbCommand.answered(List.of(DOWN), false));
+        assertEquals(false, LiveMonitor.answered(List.of(NO_DRIVER, DOWN), true));
+        assertEquals(false, LiveMonitor.answered(List.of(DOWN), false));
     }
 }

@@ -1,4 +1,4 @@
-package dev.nvidb.cli;
+package dev.nvidb.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
