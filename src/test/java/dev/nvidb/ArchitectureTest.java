@@ -183,11 +183,25 @@ class ArchitectureTest {
             Map.entry("Prompts", "questions a command asks a person on stderr and stdin"),
             Map.entry("JobIds", "job ids as typed on the command line"),
             Map.entry("Sizes", "sizes as typed in options (--vram)"),
-            Map.entry("SubmitAnswer", "a submit's answer true to what it stored when Ctrl-C lands"),
             Map.entry("SubmitTicker", "starts the background ticker a submit leaves behind"),
             Map.entry("JobWaiting", "what job wait and submit --wait show while waiting"),
             Map.entry("HandoffService", "runs the requests handed to the daemon through Cli, as the commands they came from"),
             Map.entry("HandedCommand", "what a command the daemon may run makes of its parsed options, and takes back there"));
+
+    /**
+     * {@code cli} stays a thin front end (issue 27): at most 5,000 lines. What grows it past that
+     * belongs in {@code app}, {@code queue}, {@code output} or {@code daemon}.
+     */
+    @Test
+    void cliStaysAThinFrontEnd() throws IOException {
+        long lines = 0;
+        for (Path file : sources()) {
+            if (packageOf(file).equals("cli")) {
+                lines += Files.readAllLines(file).size();
+            }
+        }
+        assertEquals(true, lines <= 5_000, "cli has " + lines + " lines");
+    }
 
     /** {@code cli} holds picocli commands and the front end's own glue ({@link #CLI_GLUE}), nothing else. */
     @Test

@@ -142,7 +142,8 @@ public final class Cli {
         if (request instanceof DaemonRequest.Line line) {
             return run(context, line.args().toArray(String[]::new));
         }
-        String[] words = words(request);
+        DaemonRequest.Typed typed = (DaemonRequest.Typed) request;
+        String[] words = typed.words().toArray(String[]::new);
         CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context), words));
         ParseResult parsed = commandLine.parseArgs(words);
         ParseResult leaf = parsed;
@@ -151,7 +152,7 @@ public final class Cli {
         }
         Object command = leaf.commandSpec().userObject();
         ((HandedCommand) command).takeOver(request);
-        DaemonRequest.Options options = options(request);
+        DaemonRequest.Options options = typed.options();
         int code;
         try {
             code = ((java.util.concurrent.Callable<?>) command).call() instanceof Integer exit ? exit : 0;
@@ -164,38 +165,6 @@ public final class Cli {
             return interrupted;
         }
         return code;
-    }
-
-    /** The command words a typed request comes from (with a wait's ids, which that line requires). */
-    private static String[] words(DaemonRequest request) {
-        if (request instanceof DaemonRequest.Submit) {
-            return new String[] {"job", "submit"};
-        }
-        if (request instanceof DaemonRequest.Status) {
-            return new String[] {"queue", "status"};
-        }
-        if (request instanceof DaemonRequest.ListJobs) {
-            return new String[] {"job", "ls"};
-        }
-        if (request instanceof DaemonRequest.Wait wait) {
-            List<String> words = new java.util.ArrayList<>(List.of("job", "wait"));
-            wait.ids().forEach(id -> words.add(Long.toString(id)));
-            return words.toArray(String[]::new);
-        }
-        throw new IllegalArgumentException("not a typed request: " + request);
-    }
-
-    private static DaemonRequest.Options options(DaemonRequest request) {
-        if (request instanceof DaemonRequest.Submit submit) {
-            return submit.options();
-        }
-        if (request instanceof DaemonRequest.Status status) {
-            return status.options();
-        }
-        if (request instanceof DaemonRequest.ListJobs list) {
-            return list.options();
-        }
-        return ((DaemonRequest.Wait) request).options();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.SubmitAnswer;
 import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.daemon.HandedRequests;
 import dev.nvidb.remote.TerminalControl;

@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.SubmitAnswer;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.config.NvidbHome;
@@ -121,7 +122,7 @@ final class JobSubmitCommand implements Callable<Integer>, HandedCommand {
      */
     @Override
     public Integer call() {
-        SubmitAnswer answer = new SubmitAnswer(context, options.json, waitForEnd);
+        SubmitAnswer answer = new SubmitAnswer(context.out(), context.err(), options.json, waitForEnd);
         boolean keepAgents = waitForEnd && !options.noTick;
         try (Wiring wiring = (keepAgents ? headStart.wiring(context, options) : new Wiring(context)).lastUse()) {
             SubmitRequest request = request(wiring);

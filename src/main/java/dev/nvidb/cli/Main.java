@@ -1,5 +1,6 @@
 package dev.nvidb.cli;
 
+import dev.nvidb.app.SubmitAnswer;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.app.SqliteNative;
 import dev.nvidb.app.Wiring;

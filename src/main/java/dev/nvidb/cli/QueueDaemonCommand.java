@@ -3,17 +3,13 @@ package dev.nvidb.cli;
 import dev.nvidb.app.Wiring;
 import dev.nvidb.error.UsageException;
 import dev.nvidb.output.Json;
-import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
-import dev.nvidb.output.QueueText;
+import dev.nvidb.output.DaemonText;
+import dev.nvidb.daemon.ConfigWatch;
 import dev.nvidb.daemon.Daemon;
 import dev.nvidb.daemon.HandedRequests;
 import dev.nvidb.queue.DaemonPass;
-import dev.nvidb.queue.MaintenanceResult;
 import dev.nvidb.queue.Queue;
-import dev.nvidb.queue.RetentionResult;
-import dev.nvidb.queue.TickResult;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -65,7 +61,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
         while (true) {
             try (Wiring wiring = new Wiring(context)) {
                 // Stamped before the configuration is read: an edit made while it is read is seen later.
-                ConfigFiles files = new ConfigFiles(wiring.home().configYml(), wiring.home().queueYml());
+                ConfigWatch files = new ConfigWatch(wiring.home().configYml(), wiring.home().queueYml());
                 Queue queue = wiring.queue(options);
                 Daemon daemon = new Daemon(noNotify ? queue.passes() : queue.passes(context.environment()));
                 if (once) {
@@ -98,7 +94,7 @@ final class QueueDaemonCommand implements Callable<Integer> {
      * (nodes added or removed, notify channels, retention): only when the new files load. One
      * that does not is reported once and the daemon keeps the configuration it has.
      */
-    private boolean reloadWanted(ConfigFiles files) {
+    private boolean reloadWanted(ConfigWatch files) {
         String changed = files.changed();
         if (changed == null) {
             return false;
@@ -118,92 +114,11 @@ final class QueueDaemonCommand implements Callable<Integer> {
         return true;
     }
 
-    /** The configuration files as last read: path, size, time and inode of each (absent counts too). */
-    private static final class ConfigFiles {
-        private final java.util.List<Path> paths;
-        private java.util.List<String> stamps;
-
-        ConfigFiles(Path... paths) {
-            this.paths = java.util.List.of(paths);
-            this.stamps = stamps();
-        }
-
-        /** The name of a file that changed since the last look, or null. */
-        String changed() {
-            java.util.List<String> now = stamps();
-            for (int i = 0; i < paths.size(); i++) {
-                if (!now.get(i).equals(stamps.get(i))) {
-                    return paths.get(i).getFileName().toString();
-                }
-            }
-            return null;
-        }
-
-        /** The files as they are now count as seen. */
-        void accept() {
-            stamps = stamps();
-        }
-
-        private java.util.List<String> stamps() {
-            java.util.List<String> result = new java.util.ArrayList<>();
-            for (Path path : paths) {
-                try {
-                    java.nio.file.attribute.BasicFileAttributes attributes = java.nio.file.Files.readAttributes(path,
-                            java.nio.file.attribute.BasicFileAttributes.class);
-                    result.add(attributes.size() + " " + attributes.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS)
-                            + " " + attributes.fileKey());
-                } catch (java.io.IOException e) {
-                    result.add("absent");
-                }
-            }
-            return result;
-        }
-    }
-
-    /** One line for a backup made or failed, one for retention that removed something or failed. */
-    private void maintenance(DaemonPass pass) {
-        MaintenanceResult done = pass.maintenance();
-        if (done.backup() != null) {
-            context.out().println(pass.startedAt() + " backup: " + Printable.of(done.backup().file().toString())
-                    + (done.backup().removed().isEmpty() ? "" : ", " + done.backup().removed().size() + " old removed"));
-        }
-        if (done.backupError() != null) {
-            context.out().println(pass.startedAt() + " backup failed: " + Printable.of(done.backupError()));
-        }
-        RetentionResult removed = done.retention();
-        if (removed != null && (!removed.jobs().isEmpty() || removed.events() + removed.alerts() + removed.jobDirs() > 0
-                || !removed.problems().isEmpty())) {
-            context.out().println(pass.startedAt() + " retention: " + QueueGcCommand.summary(removed));
-        }
-        if (done.retentionError() != null) {
-            context.out().println(pass.startedAt() + " retention failed: " + Printable.of(done.retentionError()));
-        }
-    }
-
     private void print(DaemonPass pass, boolean always) {
-        TickResult tick = pass.tick();
         if (options.json) {
-            JsonCommands.DaemonPassed document = JsonCommands.DaemonPassed.of(pass.ok(), pass.startedAt(),
-                    pass.error(), tick == null ? null : new JsonCommands.Ticked(Json.SCHEMA_VERSION,
-                    tick.failed().isEmpty(), tick.ran(), tick.answered(), tick.failed(), tick.skipped(),
-                    tick.settled(), tick.placed(), tick.duration().toMillis()), pass.maintenance())
-                    .with(pass.delivery());
-            context.out().println(always ? Json.write(document) : Json.line(document));
-        } else if (pass.error() != null) {
-            context.out().println(pass.startedAt() + " pass failed: " + Printable.of(pass.error()));
-        } else if (always || !tick.settled().isEmpty() || !tick.placed().isEmpty() || !tick.failed().isEmpty()) {
-            StringBuilder line = new StringBuilder(pass.startedAt() + " tick: " + tick.answered().size()
-                    + " nodes answered, " + tick.settled().size() + " jobs settled, " + tick.placed().size()
-                    + " placed, in " + tick.duration().toMillis() + " ms");
-            tick.failed().forEach(failure -> line.append("; not answering: ").append(Printable.of(failure)));
-            context.out().println(line);
-        }
-        if (!options.json) {
-            String delivered = QueueText.daemonDelivery(pass.delivery(), always);
-            if (delivered != null) {
-                context.out().println(pass.startedAt() + " " + delivered);
-            }
-            maintenance(pass);
+            context.out().println(always ? Json.write(DaemonText.document(pass)) : Json.line(DaemonText.document(pass)));
+        } else {
+            DaemonText.lines(pass, always).forEach(context.out()::println);
         }
         context.out().flush();
     }

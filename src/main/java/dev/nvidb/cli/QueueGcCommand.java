@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Wiring;
+import dev.nvidb.output.DaemonText;
 import dev.nvidb.output.JsonCommands;
 import dev.nvidb.output.Printable;
 import dev.nvidb.queue.Queue;
@@ -29,17 +30,9 @@ final class QueueGcCommand extends QueueCall {
     int run(Queue queue, Wiring wiring) {
         RetentionResult result = queue.retention().run(dryRun);
         answer(() -> JsonCommands.Collected.of(result), () -> {
-            context.out().println((dryRun ? "would remove: " : "removed: ") + summary(result));
+            context.out().println((dryRun ? "would remove: " : "removed: ") + DaemonText.retention(result));
             result.problems().forEach(problem -> context.err().println("nvidb: " + Printable.of(problem)));
         });
         return ExitCodes.okOr(result.problems().isEmpty(), ExitCodes.Outcome.FAILED);
-    }
-
-    /** "3 finished jobs, 120 events, 2 alerts, 3 job directories" (and the problems). */
-    static String summary(RetentionResult result) {
-        String line = result.jobs().size() + " finished jobs, " + result.events() + " events, " + result.alerts()
-                + " alerts, " + result.jobDirs() + (result.dryRun() ? " job directories due" : " job directories");
-        return result.problems().isEmpty() ? line : line + "; " + result.problems().size() + " problems: "
-                + Printable.of(String.join("; ", result.problems()));
     }
 }

@@ -19,39 +19,6 @@ final class Render {
         return JsonJob.of(view);
     }
 
-    static void submitted(Context context, boolean json, JobView view) {
-        if (json) {
-            context.out().println(Json.write(JsonJobs.one(json(view), null)));
-            return;
-        }
-        context.out().println(view.id());
-        context.err().println(JobText.submitted(view));
-    }
-
-    /**
-     * A submit's answer: one job as {@link #submitted}, with a line on stderr when its key was
-     * held; an array: its ids on stdout, one a line, and a summary on stderr.
-     */
-    static void submitted(Context context, boolean json, dev.nvidb.queue.Submitted submitted, JobView first) {
-        List<dev.nvidb.queue.Submitted.Cell> cells = submitted.cells();
-        dev.nvidb.queue.Submitted.Cell head = cells.get(0);
-        if (json) {
-            context.out().println(Json.write(JsonJobs.submitted(submitted, first == null ? null : json(first))));
-            return;
-        }
-        if (cells.size() == 1 && first != null) {
-            if (head.existing()) {
-                context.out().println(head.id());
-                context.err().println(JobText.existing(head));
-                return;
-            }
-            submitted(context, false, first);
-            return;
-        }
-        cells.forEach(cell -> context.out().println(cell.id()));
-        context.err().println(JobText.submitted(submitted));
-    }
-
     /**
      * {@code job ls --json} written while the jobs are read, a page at a time: the same document
      * as {@link #list}, in memory bounded whatever the queue's history; a damaged job is warned

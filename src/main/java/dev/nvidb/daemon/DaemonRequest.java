@@ -29,26 +29,54 @@ public sealed interface DaemonRequest {
     record Options(boolean json, boolean verbose, boolean tick, boolean noTick, boolean local) {
     }
 
+    /** A request of one command, with the options every queue command has. */
+    interface Typed {
+        Options options();
+
+        /** The words of the command it runs as (a wait's with its ids, which that command requires). */
+        List<String> words();
+    }
+
     /** {@code job submit} without {@code --wait}: the job as the client's options and script made it. */
-    record Submit(Options options, SubmitRequest job) implements DaemonRequest {
+    record Submit(Options options, SubmitRequest job) implements DaemonRequest, Typed {
+        @Override
+        public List<String> words() {
+            return List.of("job", "submit");
+        }
     }
 
     /** {@code queue status}. */
-    record Status(Options options, boolean procs, int recent) implements DaemonRequest {
+    record Status(Options options, boolean procs, int recent) implements DaemonRequest, Typed {
+        @Override
+        public List<String> words() {
+            return List.of("queue", "status");
+        }
     }
 
     /** {@code job ls}: states empty for all, node and group null for any, limit null for no limit. */
     record ListJobs(Options options, List<JobState> states, String node, Integer limit, String group)
-            implements DaemonRequest {
+            implements DaemonRequest, Typed {
         public ListJobs {
             states = List.copyOf(states);
+        }
+
+        @Override
+        public List<String> words() {
+            return List.of("job", "ls");
         }
     }
 
     /** {@code job wait}: until every job ended, or {@code timeoutSeconds}; with the last {@code logs} lines. */
-    record Wait(Options options, List<Long> ids, Long timeoutSeconds, int logs) implements DaemonRequest {
+    record Wait(Options options, List<Long> ids, Long timeoutSeconds, int logs) implements DaemonRequest, Typed {
         public Wait {
             ids = List.copyOf(ids);
+        }
+
+        @Override
+        public List<String> words() {
+            List<String> words = new ArrayList<>(List.of("job", "wait"));
+            ids.forEach(id -> words.add(Long.toString(id)));
+            return words;
         }
     }
 

@@ -1,9 +1,10 @@
-package dev.nvidb.cli;
+package dev.nvidb.app;
 
 import dev.nvidb.error.InterruptedByUser;
 import dev.nvidb.output.Json;
 import dev.nvidb.output.JsonJobs;
 import dev.nvidb.queue.JobView;
+import java.io.PrintWriter;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 
@@ -14,25 +15,26 @@ import java.util.function.LongSupplier;
  * exits 130, the job staying queued).
  *
  * <p>A signal makes the JVM run its shutdown hooks while the command's thread goes on. The
- * process's hook ({@link #installProcessHook}, from {@link Main}) takes the same lock as the
+ * process's hook ({@link #installProcessHook}, from {@code cli.Main}) takes the same lock as the
  * insert: a signal during the insert waits for its commit (the signal is deferred), a signal
  * before it stops the insert from starting, and a signal after it prints the stored job's
  * answer unless the command already did, then ends the process with 0 (or with the command's
  * own code when it had already finished). A tick or ticker start that the signal cuts short is the next command's
  * to finish, as after a kill.
  */
-final class SubmitAnswer {
+public final class SubmitAnswer {
 
     /** Whether this process runs the hook (a real {@code nvidb} process, not a command run in-process). */
     private static volatile boolean installed;
     /** The submit of this process, once it started. */
     private static volatile SubmitAnswer active;
-    /** The exit code of the finished command, once {@link Main} has it. */
+    /** The exit code of the finished command, once {@code cli.Main} has it. */
     private static volatile Integer finished;
     /** Set on a daemon's thread running a handed-off line: the process's signals are not that command's. */
     private static final ThreadLocal<Boolean> HANDED_OFF = new ThreadLocal<>();
 
-    private final Context context;
+    private final PrintWriter out;
+    private final PrintWriter err;
     private final boolean json;
     private final boolean waiting;
     private boolean closing;
@@ -42,11 +44,14 @@ final class SubmitAnswer {
     private dev.nvidb.queue.Submitted submitted;
 
     /**
+     * @param out     where the answer goes
+     * @param err     where the notices go
      * @param json    answer with the JSON document
      * @param waiting the command waits for the job ({@code --wait}): its answer is the wait's report
      */
-    SubmitAnswer(Context context, boolean json, boolean waiting) {
-        this.context = context;
+    public SubmitAnswer(PrintWriter out, PrintWriter err, boolean json, boolean waiting) {
+        this.out = out;
+        this.err = err;
         this.json = json;
         this.waiting = waiting;
         if (installed && !Boolean.TRUE.equals(HANDED_OFF.get())) {
@@ -55,10 +60,10 @@ final class SubmitAnswer {
     }
 
     /**
-     * Runs a command line handed to the daemon ({@link HandoffService}): a submit there answers
+     * Runs a command handed to the daemon ({@code cli.HandoffService}): a submit there answers
      * its own client, and the daemon's process hook (a signal to the daemon) leaves it alone.
      */
-    static int handedOff(java.util.function.IntSupplier command) {
+    public static int handedOff(java.util.function.IntSupplier command) {
         HANDED_OFF.set(Boolean.TRUE);
         try {
             return command.getAsInt();
@@ -71,13 +76,13 @@ final class SubmitAnswer {
      * Called once by {@link Main} at start: a signal's shutdown runs {@link #onShutdown}. Commands
      * run in-process (tests) have no hook and no signals to answer.
      */
-    static void installProcessHook() {
+    public static void installProcessHook() {
         installed = true;
         Runtime.getRuntime().addShutdownHook(new Thread(SubmitAnswer::onShutdown, "submit-answer"));
     }
 
     /** The command returned {@code code}; {@link Main} exits with it next, whatever signal arrives meanwhile. */
-    static void finished(int code) {
+    public static void finished(int code) {
         finished = code;
     }
 
@@ -103,7 +108,7 @@ final class SubmitAnswer {
      *
      * @throws InterruptedByUser when the command was interrupted before anything was stored
      */
-    synchronized long store(LongSupplier insert, LongFunction<JobView> read) {
+    public synchronized long store(LongSupplier insert, LongFunction<JobView> read) {
         if (closing || Thread.currentThread().isInterrupted()) {
             throw new InterruptedByUser("interrupted before the job was stored; nothing was queued");
         }
@@ -118,33 +123,33 @@ final class SubmitAnswer {
     }
 
     /** What the submit stored (an array's cells, or a job found by its key), for the answer. */
-    synchronized void submitted(dev.nvidb.queue.Submitted what) {
+    public synchronized void submitted(dev.nvidb.queue.Submitted what) {
         this.submitted = what;
     }
 
     /** Prints the answer for the stored job (once): {@code view}, or the view read at the insert when null. */
-    synchronized void print(JobView view) {
+    public synchronized void print(JobView view) {
         if (printed || id == null) {
             return;
         }
         printed = true;
         JobView answer = view != null ? view : stored;
         if (submitted != null && (submitted.cells().size() > 1 || submitted.cells().get(0).existing() || json)) {
-            Render.submitted(context, json, submitted, answer);
+            answer(submitted, answer);
         } else if (answer != null) {
-            Render.submitted(context, json, answer);
+            answer(answer);
         } else if (json) {
-            context.out().println(Json.write(JsonJobs.idOnly(id)));
+            out.println(Json.write(JsonJobs.idOnly(id)));
         } else {
-            context.out().println(id);
-            context.err().println("submitted job " + id);
+            out.println(id);
+            err.println("submitted job " + id);
         }
-        context.out().flush();
-        context.err().flush();
+        out.flush();
+        err.flush();
     }
 
     /** The job the command stored, or null before the insert. */
-    synchronized Long id() {
+    public synchronized Long id() {
         return id;
     }
 
@@ -155,13 +160,47 @@ final class SubmitAnswer {
                 return;
             }
             if (waiting) {
-                context.err().println("nvidb: interrupted while waiting for job " + id + "; it stays queued"
+                err.println("nvidb: interrupted while waiting for job " + id + "; it stays queued"
                         + " (nvidb job cancel " + id + " stops it)");
-                context.err().flush();
+                err.flush();
                 return;
             }
             print(null);
         }
         Runtime.getRuntime().halt(0);
+    }
+
+    /** One job's answer: its id on stdout and a line on stderr, or its JSON document. */
+    private void answer(JobView view) {
+        if (json) {
+            out.println(Json.write(JsonJobs.one(dev.nvidb.output.JsonJob.of(view), null)));
+            return;
+        }
+        out.println(view.id());
+        err.println(dev.nvidb.output.JobText.submitted(view));
+    }
+
+    /**
+     * A submit's answer: one job as above, with a line on stderr when its key was held; an
+     * array: its ids on stdout, one a line, and a summary on stderr.
+     */
+    private void answer(dev.nvidb.queue.Submitted what, JobView first) {
+        java.util.List<dev.nvidb.queue.Submitted.Cell> cells = what.cells();
+        dev.nvidb.queue.Submitted.Cell head = cells.get(0);
+        if (json) {
+            out.println(Json.write(JsonJobs.submitted(what, first == null ? null : dev.nvidb.output.JsonJob.of(first))));
+            return;
+        }
+        if (cells.size() == 1 && first != null) {
+            if (head.existing()) {
+                out.println(head.id());
+                err.println(dev.nvidb.output.JobText.existing(head));
+                return;
+            }
+            answer(first);
+            return;
+        }
+        cells.forEach(cell -> out.println(cell.id()));
+        err.println(dev.nvidb.output.JobText.submitted(what));
     }
 }
