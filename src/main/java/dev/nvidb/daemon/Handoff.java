@@ -83,19 +83,22 @@ public final class Handoff {
         if (terminal) {
             return -1;
         }
+        if (!commandTheDaemonRuns(args)) {
+            return -1; // no round trip for a command it never runs
+        }
         for (String arg : args) {
             if (arg.startsWith("@")) {
                 return -1;
             }
         }
         return attempt(new DaemonRequest.Line(java.util.Arrays.asList(args)), System.getenv(),
-                System.getProperty("user.dir"), likelyRun(args), out, err);
+                System.getProperty("user.dir"), true, out, err);
     }
 
     /**
      * Runs {@code request} in the daemon of the default queue database when it takes it; returns
      * the exit code, or -1 when nothing ran there. A ticker still starting is waited for when
-     * {@code waitForTicker} (the daemon will most likely run the request).
+     * {@code waitForTicker}.
      */
     public static int attempt(DaemonRequest request, Map<String, String> environment, String directory,
                               boolean waitForTicker, PrintStream out, PrintStream err) {
@@ -118,11 +121,13 @@ public final class Handoff {
     }
 
     /**
-     * Whether the daemon will most likely run {@code args} (its command words, after leading
-     * shared options, are one it runs): only a guess, deciding whether waiting for a ticker that
-     * is still starting is worth it. What runs is the daemon parser's decision.
+     * Whether {@code args} name a command the daemon runs (their command words, after leading
+     * shared options: {@code job submit}, {@code job ls}, …): only those lines are sent, so a
+     * command it never runs costs no round trip. Whether it runs this line (its options, its
+     * input) is the daemon parser's decision. The list is the commands that are
+     * {@code cli.HandedCommand}s ({@code HandedCommandsTest} holds the two together).
      */
-    static boolean likelyRun(String[] args) {
+    public static boolean commandTheDaemonRuns(String[] args) {
         int at = 0;
         while (at < args.length && (args[at].equals("--json") || args[at].equals("--verbose") || args[at].equals("--local"))) {
             at++;
