@@ -18,6 +18,9 @@ public final class Main {
     public static void main(String[] args) {
         SqliteNative.useTheBuildsCopy();
         boolean terminal = interactive();
+        if (ForwardedLine.forwardedHere(System.getenv())) {
+            endWithTheSession(); // also for a line handed to the daemon: a wait there ends with the session
+        }
         int handed = Handoff.attempt(args, terminal, System.out, System.err);
         if (handed >= 0) {
             System.exit(handed);
@@ -25,9 +28,6 @@ public final class Main {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         Context context = new Context(System.getenv(), out, err, terminal, Streams.system());
-        if (ForwardedLine.forwardedHere(context.environment())) {
-            endWithTheSession();
-        }
         if (java.util.Arrays.asList(args).contains("--json")) {
             // JSON output is certain: let Jackson warm up while the command reads its state.
             boolean waits = HeadStart.waits(args) || java.util.Arrays.asList(args).contains("--wait");
