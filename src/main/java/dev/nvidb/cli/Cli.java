@@ -1,6 +1,7 @@
 package dev.nvidb.cli;
 
 import dev.nvidb.app.Forwarding;
+import dev.nvidb.app.ArgumentText;
 import dev.nvidb.app.HeadStart;
 import dev.nvidb.daemon.DaemonRequest;
 import dev.nvidb.output.Printable;
@@ -70,7 +71,7 @@ public final class Cli {
     private static int runLine(Context context, HeadStart headStart, String... given) {
         CommandLine commandLine = configure(context, CommandTree.forArgs(new ContextFactory(context, headStart), given));
         String[] args = sharedOptionsAfterCommand(commandLine, given);
-        String notText = notText(args);
+        String notText = ArgumentText.problem(args);
         if (notText != null) {
             report(context, Arrays.asList(args).contains("--json"), "usage", notText,
                     "nvidb keeps arguments exactly or refuses them: pass UTF-8 text in a UTF-8 locale"
@@ -94,7 +95,7 @@ public final class Cli {
      * reports its trouble as ever.
      */
     static DaemonRequest handedRequest(Context context, String[] given, String directory) {
-        if (notText(given) != null || Arrays.stream(given).anyMatch(arg -> arg.startsWith("@"))) {
+        if (ArgumentText.problem(given) != null || Arrays.stream(given).anyMatch(arg -> arg.startsWith("@"))) {
             return null; // picocli would read an argument file in this process's directory, not the client's
         }
         try {
@@ -165,31 +166,6 @@ public final class Cli {
             return interrupted;
         }
         return code;
-    }
-
-    /**
-     * What is wrong with the first argument that is not text, or null: the JVM turns a byte it
-     * cannot decode in the locale's charset into U+FFFD, so an argument holding one (or an
-     * unpaired surrogate) would otherwise be stored and run with its bytes silently replaced.
-     */
-    static String notText(String[] args) {
-        for (int index = 0; index < args.length; index++) {
-            String arg = args[index];
-            for (int at = 0; at < arg.length(); at++) {
-                char c = arg.charAt(at);
-                boolean pairedHigh = Character.isHighSurrogate(c) && at + 1 < arg.length()
-                        && Character.isLowSurrogate(arg.charAt(at + 1));
-                if (pairedHigh) {
-                    at++;
-                } else if (c == '\uFFFD' || Character.isSurrogate(c)) {
-                    String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
-                    return "argument " + (index + 1) + " ('" + Printable.of(arg.replace('\uFFFD', '?')) + "') is not valid "
-                            + (charset.equalsIgnoreCase("UTF-8") ? "UTF-8"
-                            : "UTF-8 here: this locale decodes arguments as " + charset);
-                }
-            }
-        }
-        return null;
     }
 
     /**

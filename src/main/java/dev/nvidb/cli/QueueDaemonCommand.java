@@ -9,6 +9,7 @@ import dev.nvidb.daemon.ConfigWatch;
 import dev.nvidb.daemon.Daemon;
 import dev.nvidb.daemon.HandedRequests;
 import dev.nvidb.queue.DaemonPass;
+import dev.nvidb.queue.Passes;
 import dev.nvidb.queue.Queue;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -56,37 +57,39 @@ final class QueueDaemonCommand implements Callable<Integer> {
             throw new UsageException("queue daemon ticks; --no-tick makes no sense here", "leave out --no-tick");
         }
         Duration every = Duration.ofMillis(Math.round((interval == null ? DEFAULT_INTERVAL : interval) * 1000));
-        HandedRequests handed = null;
-        boolean announced = false;
-        while (true) {
+        if (once) {
             try (Wiring wiring = new Wiring(context)) {
+                DaemonPass pass = new Daemon(passes(wiring.queue(options))).pass();
+                print(pass, true);
+                return ExitCodes.okOr(pass.ok(), ExitCodes.Outcome.FAILED);
+            }
+        }
+        HandedRequests[] handed = {null};
+        Daemon.runReloading(() -> {
+            Wiring wiring = new Wiring(context);
+            try {
                 // Stamped before the configuration is read: an edit made while it is read is seen later.
                 ConfigWatch files = new ConfigWatch(wiring.home().configYml(), wiring.home().queueYml());
                 Queue queue = wiring.queue(options);
-                Daemon daemon = new Daemon(noNotify ? queue.passes() : queue.passes(context.environment()));
-                if (once) {
-                    DaemonPass pass = daemon.pass();
-                    print(pass, true);
-                    return ExitCodes.okOr(pass.ok(), ExitCodes.Outcome.FAILED);
-                }
-                if (!options.json && !announced) {
+                if (!options.json && handed[0] == null) {
                     context.err().println("nvidb: queue daemon: a pass every " + every.toMillis() / 1000.0 + " s on "
                             + queue.ticking().databaseFile() + "; Ctrl-C stops it");
                 }
-                announced = true;
-                handed = handed == null ? HandoffService.warmedUp(context.environment()) : handed;
-                daemon.serveCommands(handed);
-                boolean[] reload = {false};
-                daemon.run(every, pass -> {
-                    print(pass, false);
-                    reload[0] = reloadWanted(files);
-                    return !reload[0];
-                });
-                if (!reload[0]) {
-                    return ExitCodes.ok();
-                }
+                handed[0] = handed[0] == null ? HandoffService.warmedUp(context.environment()) : handed[0];
+                return new Daemon.Opened(passes(queue), files, handed[0], wiring::close);
+            } catch (RuntimeException | Error e) {
+                wiring.close();
+                throw e;
             }
-        }
+        }, every, pass -> {
+            print(pass, false);
+            return true;
+        }, this::reloadWanted);
+        return ExitCodes.ok();
+    }
+
+    private Passes passes(Queue queue) {
+        return noNotify ? queue.passes() : queue.passes(context.environment());
     }
 
     /**

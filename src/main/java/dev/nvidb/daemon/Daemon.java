@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * {@code queue daemon}: the queue kept moving without anyone typing, a pass ({@link Passes}:
@@ -38,6 +39,45 @@ public final class Daemon {
         this.passes = passes;
         this.clock = passes.clock();
         this.pause = passes.pause();
+    }
+
+    /**
+     * One configuration of the daemon, opened: its passes, the files it was read from, what runs
+     * the requests handed to it; closing it closes what was opened for it.
+     */
+    public record Opened(Passes passes, ConfigWatch files, DaemonServer.Commands commands, Runnable closing)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            closing.run();
+        }
+    }
+
+    /**
+     * {@code queue daemon}'s life: passes every {@code interval} on the configuration {@code open}
+     * gives, each handed to {@code each}, until {@code each} answers false; when {@code reload}
+     * says the configuration's files changed (and the new ones load), it is closed and opened
+     * again (nodes added or removed, notify channels, retention), and the passes go on.
+     */
+    public static void runReloading(Supplier<Opened> open, Duration interval, Predicate<DaemonPass> each,
+                                    Predicate<ConfigWatch> reload) {
+        while (true) {
+            boolean[] again = {false};
+            try (Opened opened = open.get()) {
+                Daemon daemon = new Daemon(opened.passes());
+                daemon.serveCommands(opened.commands());
+                daemon.run(interval, pass -> {
+                    if (!each.test(pass)) {
+                        return false;
+                    }
+                    again[0] = reload.test(opened.files());
+                    return !again[0];
+                });
+            }
+            if (!again[0]) {
+                return;
+            }
+        }
     }
 
     /** One pass now (commands waiting on the warm path are answered as soon as its tick ends). */
