@@ -218,10 +218,21 @@ class SlurmIT {
         long waiting = submit("--node", "cluster", "--gpus", "1", "-n", "waiting", "--", "echo never");
         JsonNode job = awaitSlurm(waiting, "PENDING");
         assertEquals("running", job.path("state").asText(), "handed to Slurm: " + job);
-        Launcher.Run why = Launcher.run(env(), "job", "why", String.valueOf(waiting));
-        assertEquals(0, why.exitCode(), why.stderr());
-        assertTrue(why.stdout().replaceAll("\\s+", " ").contains("Slurm job ") && why.stdout().replaceAll("\\s+", " ")
-                .contains(": PENDING (Resources)"), why.stdout());
+        // Slurm gives a pending job its reason at its next scheduling pass: until then squeue says
+        // PENDING with reason None, and job why says just that.
+        Launcher.Run why;
+        long reasonBy = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (true) {
+            why = Launcher.run(env(), "job", "why", String.valueOf(waiting));
+            assertEquals(0, why.exitCode(), why.stderr());
+            String said = why.stdout().replaceAll("\\s+", " ");
+            assertTrue(said.contains("Slurm job ") && said.contains(": PENDING"), why.stdout());
+            if (said.contains(": PENDING (Resources)") || System.nanoTime() > reasonBy) {
+                break;
+            }
+            Thread.sleep(500); // a poll with a deadline
+        }
+        assertTrue(why.stdout().replaceAll("\\s+", " ").contains(": PENDING (Resources)"), why.stdout());
         Launcher.Run nodes = Launcher.run(env(), "queue", "nodes");
         assertTrue(nodes.stdout().contains("Slurm partition " + SlurmCluster.PARTITION + " up: nodes 1 allocated"),
                 nodes.stdout());
