@@ -112,10 +112,7 @@ public final class Daemon {
         if (server != null) {
             return;
         }
-        server = DaemonServer.start(database).orElse(null);
-        if (server != null && commands != null) {
-            server.serveCommands(commands);
-        }
+        server = DaemonServer.start(database, commands).orElse(null);
     }
 
     /** Serve command lines handed to this daemon with {@code handler} (call before {@link #run}). */

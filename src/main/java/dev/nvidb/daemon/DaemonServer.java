@@ -76,6 +76,15 @@ public final class DaemonServer implements AutoCloseable {
      * them): the daemon then still ticks on its timer, and commands tick for themselves.
      */
     public static Optional<DaemonServer> start(Path database) {
+        return start(database, null);
+    }
+
+    /**
+     * As {@link #start(Path)}, serving command lines with {@code commands} from the first
+     * connection on (none when null): a client that connects the moment the socket appears is
+     * never told this daemon does not serve them.
+     */
+    public static Optional<DaemonServer> start(Path database, Commands commands) {
         Path absolute = database.toAbsolutePath();
         Path socket = DaemonWire.socket(absolute);
         FileChannel lockChannel = null;
@@ -94,6 +103,7 @@ public final class DaemonServer implements AutoCloseable {
                 Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
                 UserPrincipal owner = Files.getOwner(socket);
                 DaemonServer started = new DaemonServer(absolute, socket, lockChannel, lock, server, owner);
+                started.commands = commands;
                 started.acceptor.start();
                 // A daemon stopped by a signal (the keeper's stop) takes its socket with it.
                 Thread cleanup = new Thread(started::close, "daemon-socket-cleanup");

@@ -126,13 +126,8 @@ public final class SubmitTicks {
                 // While it lingers the ticker is the database's daemon (when none runs): commands
                 // wake it or ask it for passes, and hand it their lines, instead of paying cold
                 // SSH and a cold JVM each.
-                DaemonServer server = null;
-                if (commands != null) {
-                    server = DaemonServer.start(queue.becomeDaemon()).orElse(null);
-                }
-                if (server != null) {
-                    server.serveCommands(commands);
-                }
+                DaemonServer server = commands == null ? null
+                        : DaemonServer.start(queue.becomeDaemon(), commands).orElse(null);
                 startOver(database);   // commands waiting for this ticker go ahead: to its socket, or their own way
                 try {
                     while (true) {
